@@ -1,0 +1,25 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "KeyedArchive",
+    products: [
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+    ],
+    targets: [
+        // The library: property-list engine, archive object model, encoder, decoder, compatibility layer.
+        .target(name: "KeyedArchive", path: "Sources/KeyedArchive"),
+        // Benchmarks: `swift run -c release keyedarchive-benchmark`.
+        .executableTarget(
+            name: "keyedarchive-benchmark",
+            dependencies: ["KeyedArchive"],
+            path: "Sources/KeyedArchiveBenchmark"
+        ),
+        .testTarget(
+            name: "KeyedArchiveTests",
+            dependencies: ["KeyedArchive"],
+            path: "Tests/KeyedArchiveTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,164 @@
+import Foundation
+
+/// A keyed archive opened for reading: a validated envelope over a lazily read binary
+/// property list.
+///
+/// XML archives are parsed, then written to binary in memory, so that every reader in
+/// this package (typed decoding and the untyped view) works over one representation
+/// with one set of bounds checks.
+struct ArchiveDocument: Sendable {
+    let plist: BinaryPropertyList
+    /// The `$objects` array: UID `n` is its `n`-th reference.
+    let objects: BinaryPropertyList.RefList
+    /// `$top`, in file order.
+    let top: [(key: String, uid: Int)]
+
+    /// Number of entries in `$objects`.
+    var objectCount: Int { objects.count }
+
+    init(data: Data, maxDepth: Int = 512) throws {
+        try self.init(plist: Self.binaryPropertyList(from: data, maxDepth: maxDepth))
+    }
+
+    /// Reads `data` as a binary property list, converting XML first when needed.
+    static func binaryPropertyList(from data: Data, maxDepth: Int) throws -> BinaryPropertyList {
+        let bytes = [UInt8](data)
+        if bytes.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"
+            return try BinaryPropertyList(bytes: bytes)
+        }
+        let tree = try XMLPropertyListReader.read(bytes, maxDepth: maxDepth)
+        return try BinaryPropertyList(bytes: BinaryPropertyListWriter.write(tree))
+    }
+
+    init(plist: BinaryPropertyList) throws {
+        self.plist = plist
+        guard case .dictionary(let keys, let values) = try plist.object(plist.topObject) else {
+            throw KeyedArchiveError("the property list's root is not a dictionary, so it is not a keyed archive")
+        }
+        var archiver: Int?
+        var version: Int?
+        var topRef: Int?
+        var objectsRef: Int?
+        for i in 0..<keys.count {
+            let keyRef = try plist.ref(keys, i)
+            guard let key = try plist.string(keyRef) else { continue }
+            let valueRef = try plist.ref(values, i)
+            switch key {
+            case "$archiver": archiver = valueRef
+            case "$version": version = valueRef
+            case "$top": topRef = valueRef
+            case "$objects": objectsRef = valueRef
+            default: break
+            }
+        }
+        guard let archiver else { throw KeyedArchiveError("missing $archiver", key: "$archiver") }
+        let archiverName = try plist.string(archiver)
+        guard archiverName == "NSKeyedArchiver" else {
+            throw KeyedArchiveError("$archiver is \(archiverName.map { "'\($0)'" } ?? "not a string"), expected 'NSKeyedArchiver'", key: "$archiver")
+        }
+        guard let version else { throw KeyedArchiveError("missing $version", key: "$version") }
+        guard case .integer(let versionNumber) = try plist.object(version), versionNumber == 100_000 else {
+            throw KeyedArchiveError("$version is not 100000", key: "$version")
+        }
+        guard let objectsRef else { throw KeyedArchiveError("missing $objects", key: "$objects") }
+        guard case .array(let objectList) = try plist.object(objectsRef), objectList.count > 0 else {
+            throw KeyedArchiveError("$objects is not a non-empty array", key: "$objects")
+        }
+        objects = objectList
+        guard let topRef else { throw KeyedArchiveError("missing $top", key: "$top") }
+        guard case .dictionary(let topKeys, let topValues) = try plist.object(topRef) else {
+            throw KeyedArchiveError("$top is not a dictionary", key: "$top")
+        }
+        var top: [(key: String, uid: Int)] = []
+        top.reserveCapacity(topKeys.count)
+        for i in 0..<topKeys.count {
+            guard let key = try plist.string(try plist.ref(topKeys, i)) else {
+                throw KeyedArchiveError("a key of $top is not a string", key: "$top")
+            }
+            guard case .uid(let uid) = try plist.object(try plist.ref(topValues, i)) else {
+                throw KeyedArchiveError("$top value is not a UID", key: key)
+            }
+            guard uid < UInt64(objectList.count) else {
+                throw KeyedArchiveError("$top UID \(uid) is out of range (\(objectList.count) objects)", key: key)
+            }
+            top.append((key, Int(uid)))
+        }
+        self.top = top
+    }
+
+    /// The plist reference of `$objects[uid]`.
+    @inline(__always)
+    func objectRef(_ uid: Int) throws -> Int {
+        guard uid >= 0, uid < objects.count else {
+            throw KeyedArchiveError("UID \(uid) is out of range (\(objects.count) objects)")
+        }
+        return try plist.ref(objects, uid)
+    }
+
+    /// The UID stored at plist reference `ref`, or `nil` when the object there is not a UID.
+    @inline(__always)
+    func uid(at ref: Int) throws -> Int? {
+        guard case .uid(let value) = try plist.object(ref) else { return nil }
+        guard value < UInt64(objects.count) else {
+            throw KeyedArchiveError("UID \(value) is out of range (\(objects.count) objects)")
+        }
+        return Int(value)
+    }
+
+    /// The position of `key` among a dictionary's keys, comparing bytes in place.
+    func index(of key: String, in keys: BinaryPropertyList.RefList) throws -> Int? {
+        for i in 0..<keys.count where try plist.stringEquals(try plist.ref(keys, i), key) {
+            return i
+        }
+        return nil
+    }
+
+    /// The class of object `uid`: its `$classname` and `$classes`, following its `$class`
+    /// reference. Returns `nil` for plain values (no `$class`).
+    func classInfo(ofObject uid: Int) throws -> (name: String, classes: [String])? {
+        guard case .dictionary(let keys, let values) = try plist.object(try objectRef(uid)) else { return nil }
+        guard let position = try index(of: "$class", in: keys) else { return nil }
+        guard let classUID = try self.uid(at: try plist.ref(values, position)) else {
+            throw KeyedArchiveError("$class is not a UID", objectIndex: uid, key: "$class")
+        }
+        return try classEntry(classUID, usedBy: uid)
+    }
+
+    /// Reads the class entry at `classUID`.
+    func classEntry(_ classUID: Int, usedBy uid: Int) throws -> (name: String, classes: [String]) {
+        guard case .dictionary(let keys, let values) = try plist.object(try objectRef(classUID)) else {
+            throw KeyedArchiveError("$class points to object \(classUID), which is not a class entry", objectIndex: uid, key: "$class")
+        }
+        guard let nameIndex = try index(of: "$classname", in: keys),
+              let name = try plist.string(try plist.ref(values, nameIndex))
+        else {
+            throw KeyedArchiveError("class entry \(classUID) has no $classname string", objectIndex: uid, key: "$class")
+        }
+        var classes: [String] = []
+        if let classesIndex = try index(of: "$classes", in: keys),
+           case .array(let list) = try plist.object(try plist.ref(values, classesIndex)) {
+            for i in 0..<list.count {
+                if let className = try plist.string(try plist.ref(list, i)) { classes.append(className) }
+            }
+        }
+        if classes.isEmpty { classes = [name] }
+        return (name, classes)
+    }
+}
+
+/// Escaping of user keys that begin with `$`, which the archive reserves: `$weird` is
+/// stored as `$$weird`.
+enum ArchiveKeyEscaping {
+    @inline(__always)
+    static func escape(_ key: String) -> String {
+        key.utf8.first == 0x24 ? "$" + key : key
+    }
+
+    /// The user key for a stored key, or `nil` for reserved keys such as `$class`.
+    @inline(__always)
+    static func unescape(_ stored: String) -> String? {
+        guard stored.utf8.first == 0x24 else { return stored }
+        guard stored.utf8.dropFirst().first == 0x24 else { return nil }
+        return String(stored.dropFirst())
+    }
+}

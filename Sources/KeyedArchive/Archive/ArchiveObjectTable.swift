@@ -1,0 +1,308 @@
+import Foundation
+
+/// The `$objects` table of an archive being written.
+///
+/// UIDs are indices into ``objects``. Strings and numbers are stored once; class entries
+/// once per class; field keys are interned so that the binary writer hashes each distinct
+/// key once per archive rather than once per field.
+final class ArchiveObjectTable {
+    /// One entry of `$objects`.
+    enum Entry {
+        case string(String)
+        case integer(Int64)
+        case unsignedInteger(UInt64)
+        case real(Double)
+        case float(Float)
+        case bool(Bool)
+        case data(Data)
+        case object(ObjectBox)
+        case classEntry(name: String, classes: [String])
+        /// Reserved while its value is being encoded; never written (a cycle throws first).
+        case reserved
+    }
+
+    private(set) var objects: [Entry] = [.string("$null")]
+    private var stringUIDs: [String: Int32] = [:]
+    private var integerUIDs: [Int64: Int32] = [:]
+    private var unsignedUIDs: [UInt64: Int32] = [:]
+    private var realUIDs: [UInt64: Int32] = [:]
+    private var floatUIDs: [UInt32: Int32] = [:]
+    private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
+    private var classUIDsByName: [String: Int32] = [:]
+    private var classUIDsByType: [ObjectIdentifier: Int32] = [:]
+
+    /// Interned field keys (already escaped) and their ids.
+    private(set) var keys: [String] = []
+    private var keyIDs: [String: Int32] = [:]
+
+    /// `$top`, in the order the caller gave.
+    var top: [(key: String, uid: Int32)] = []
+
+    /// Class instances already written (identity), and those being written (cycles).
+    var instanceUIDs: [ObjectIdentifier: Int32] = [:]
+    var instancesInProgress: Set<ObjectIdentifier> = []
+    /// Keeps encoded instances alive so their `ObjectIdentifier`s stay unique.
+    var retainedInstances: [AnyObject] = []
+
+    // MARK: - Adding objects
+
+    @inline(__always)
+    private func append(_ entry: Entry) -> Int32 {
+        objects.append(entry)
+        return Int32(truncatingIfNeeded: objects.count - 1)
+    }
+
+    /// Reserves a UID for a value whose entry is filled in later.
+    func reserve() -> Int32 { append(.reserved) }
+
+    func set(_ uid: Int32, _ entry: Entry) { objects[Int(uid)] = entry }
+
+    func string(_ value: String) -> Int32 {
+        if let uid = stringUIDs[value] { return uid }
+        let uid = append(.string(value))
+        stringUIDs[value] = uid
+        return uid
+    }
+
+    func integer(_ value: Int64) -> Int32 {
+        if let uid = integerUIDs[value] { return uid }
+        let uid = append(.integer(value))
+        integerUIDs[value] = uid
+        return uid
+    }
+
+    func unsignedInteger(_ value: UInt64) -> Int32 {
+        if value <= UInt64(Int64.max) { return integer(Int64(value)) }
+        if let uid = unsignedUIDs[value] { return uid }
+        let uid = append(.unsignedInteger(value))
+        unsignedUIDs[value] = uid
+        return uid
+    }
+
+    func real(_ value: Double) -> Int32 {
+        if let uid = realUIDs[value.bitPattern] { return uid }
+        let uid = append(.real(value))
+        realUIDs[value.bitPattern] = uid
+        return uid
+    }
+
+    func float(_ value: Float) -> Int32 {
+        if let uid = floatUIDs[value.bitPattern] { return uid }
+        let uid = append(.float(value))
+        floatUIDs[value.bitPattern] = uid
+        return uid
+    }
+
+    func bool(_ value: Bool) -> Int32 {
+        let existing = value ? boolUIDs.true : boolUIDs.false
+        if existing != 0 { return existing }
+        let uid = append(.bool(value))
+        if value { boolUIDs.true = uid } else { boolUIDs.false = uid }
+        return uid
+    }
+
+    /// Data is not uniqued (as in Foundation): hashing large blobs costs more than it saves.
+    func data(_ value: Data) -> Int32 { append(.data(value)) }
+
+    /// The class entry for an explicit name and hierarchy.
+    func classUID(name: String, classes: [String]) -> Int32 {
+        if let uid = classUIDsByName[name] { return uid }
+        let uid = append(.classEntry(name: name, classes: classes))
+        classUIDsByName[name] = uid
+        return uid
+    }
+
+    /// The class entry for a Swift type, derived once per type.
+    func classUID(for type: Any.Type) -> Int32 {
+        let id = ObjectIdentifier(type)
+        if let uid = classUIDsByType[id] { return uid }
+        let names = ArchiveClassNaming.classNames(for: type)
+        let uid = classUID(name: names.name, classes: names.classes)
+        classUIDsByType[id] = uid
+        return uid
+    }
+
+    /// The id of a field key, escaping a leading `$`.
+    @inline(__always)
+    func keyID(_ key: String) -> Int32 {
+        if let id = keyIDs[key] { return id }
+        let id = Int32(truncatingIfNeeded: keys.count)
+        keys.append(ArchiveKeyEscaping.escape(key))
+        keyIDs[key] = id
+        return id
+    }
+
+    // MARK: - Output
+
+    /// Writes the archive as a binary property list.
+    func binary() -> [UInt8] {
+        var builder = BinaryPropertyListBuilder(expectedObjects: objects.count * 2)
+        let keyRefs = keys.map { builder.string($0) }
+        let classKey = builder.string("$class")
+        let classesKey = builder.string("$classes")
+        let classNameKey = builder.string("$classname")
+        let objectsKey = builder.string("NS.objects")
+        let keysKey = builder.string("NS.keys")
+        var entryRefs = [Int]()
+        entryRefs.reserveCapacity(objects.count)
+        var scratchKeys = [Int]()
+        var scratchValues = [Int]()
+        for entry in objects {
+            let ref: Int
+            switch entry {
+            case .string(let s): ref = builder.string(s)
+            case .integer(let i): ref = builder.integer(i)
+            case .unsignedInteger(let u): ref = builder.unsignedInteger(u)
+            case .real(let d): ref = builder.real(d)
+            case .float(let f): ref = builder.float(f)
+            case .bool(let b): ref = builder.bool(b)
+            case .data(let d): ref = builder.data(d)
+            case .reserved: ref = builder.string("$null")
+            case .classEntry(let name, let classes):
+                let names = classes.map { builder.string($0) }
+                let list = builder.array(names)
+                let nameRef = builder.string(name)
+                ref = builder.dictionary(keys: [classesKey, classNameKey], values: [list, nameRef])
+            case .object(let box):
+                scratchKeys.removeAll(keepingCapacity: true)
+                scratchValues.removeAll(keepingCapacity: true)
+                scratchKeys.append(classKey)
+                scratchValues.append(builder.uid(UInt64(box.classUID)))
+                switch box.kind {
+                case .fields:
+                    for field in box.fields {
+                        scratchKeys.append(keyRefs[Int(field.key)])
+                        let value: Int
+                        switch field.value {
+                        case .uid(let u): value = builder.uid(UInt64(u))
+                        case .integer(let i): value = builder.integer(i)
+                        case .real(let d): value = builder.real(d)
+                        case .float(let f): value = builder.float(f)
+                        case .bool(let b): value = builder.bool(b)
+                        case .data(let d): value = builder.data(d)
+                        }
+                        scratchValues.append(value)
+                    }
+                case .array:
+                    scratchKeys.append(objectsKey)
+                    scratchValues.append(uidArray(box.elements, &builder))
+                case .dictionary:
+                    scratchKeys.append(keysKey)
+                    scratchValues.append(uidArray(box.keys, &builder))
+                    scratchKeys.append(objectsKey)
+                    scratchValues.append(uidArray(box.elements, &builder))
+                }
+                ref = builder.dictionary(keys: scratchKeys, values: scratchValues)
+            }
+            entryRefs.append(ref)
+        }
+        let objectsRef = builder.array(entryRefs)
+        let topKeys = top.map { builder.string($0.key) }
+        let topValues = top.map { builder.uid(UInt64($0.uid)) }
+        let topRef = builder.dictionary(keys: topKeys, values: topValues)
+        let rootKeys = ["$version", "$archiver", "$top", "$objects"].map { builder.string($0) }
+        let version = builder.integer(100_000)
+        let archiver = builder.string("NSKeyedArchiver")
+        let root = builder.dictionary(keys: rootKeys, values: [version, archiver, topRef, objectsRef])
+        return builder.finish(top: root)
+    }
+
+    /// A plist array of UID objects.
+    private func uidArray(_ uids: [Int32], _ builder: inout BinaryPropertyListBuilder) -> Int {
+        var refs = [Int]()
+        refs.reserveCapacity(uids.count)
+        for uid in uids { refs.append(builder.uid(UInt64(uid))) }
+        return builder.array(refs)
+    }
+
+    /// The archive as a property-list tree (for XML output).
+    func propertyList() -> PropertyListValue {
+        func uid(_ u: Int32) -> PropertyListValue { .uid(UInt64(u)) }
+        var entries = [PropertyListValue]()
+        entries.reserveCapacity(objects.count)
+        for entry in objects {
+            switch entry {
+            case .string(let s): entries.append(.string(s))
+            case .integer(let i): entries.append(.integer(i))
+            case .unsignedInteger(let u): entries.append(.unsignedInteger(u))
+            case .real(let d): entries.append(.real(d))
+            case .float(let f): entries.append(.float(f))
+            case .bool(let b): entries.append(.bool(b))
+            case .data(let d): entries.append(.data(d))
+            case .reserved: entries.append(.string("$null"))
+            case .classEntry(let name, let classes):
+                entries.append(.dictionary([
+                    PropertyListEntry(key: "$classes", value: .array(classes.map { .string($0) })),
+                    PropertyListEntry(key: "$classname", value: .string(name)),
+                ]))
+            case .object(let box):
+                var fields = [PropertyListEntry(key: "$class", value: uid(box.classUID))]
+                switch box.kind {
+                case .fields:
+                    for field in box.fields {
+                        let value: PropertyListValue
+                        switch field.value {
+                        case .uid(let u): value = uid(u)
+                        case .integer(let i): value = .integer(i)
+                        case .real(let d): value = .real(d)
+                        case .float(let f): value = .float(f)
+                        case .bool(let b): value = .bool(b)
+                        case .data(let d): value = .data(d)
+                        }
+                        fields.append(PropertyListEntry(key: keys[Int(field.key)], value: value))
+                    }
+                case .array:
+                    fields.append(PropertyListEntry(key: "NS.objects", value: .array(box.elements.map(uid))))
+                case .dictionary:
+                    fields.append(PropertyListEntry(key: "NS.keys", value: .array(box.keys.map(uid))))
+                    fields.append(PropertyListEntry(key: "NS.objects", value: .array(box.elements.map(uid))))
+                }
+                entries.append(.dictionary(fields))
+            }
+        }
+        return .dictionary([
+            PropertyListEntry(key: "$version", value: .integer(100_000)),
+            PropertyListEntry(key: "$archiver", value: .string("NSKeyedArchiver")),
+            PropertyListEntry(key: "$top", value: .dictionary(top.map { PropertyListEntry(key: $0.key, value: uid($0.uid)) })),
+            PropertyListEntry(key: "$objects", value: .array(entries)),
+        ])
+    }
+}
+
+/// An archived object being filled in: the fields of a keyed object, or the elements of
+/// an NSArray/NSSet, or the keys and values of an NSDictionary.
+final class ObjectBox {
+    enum Kind {
+        /// An object with its own fields (a struct, class or Foundation object).
+        case fields
+        /// `{NS.objects: [UID]}` (NSArray, NSSet).
+        case array
+        /// `{NS.keys: [UID], NS.objects: [UID]}` (NSDictionary).
+        case dictionary
+    }
+
+    let kind: Kind
+    var classUID: Int32 = 0
+    var fields: [Field] = []
+    var keys: [Int32] = []
+    var elements: [Int32] = []
+
+    init(kind: Kind) { self.kind = kind }
+
+    /// One field: an interned key and an inline value or reference.
+    struct Field {
+        var key: Int32
+        var value: Value
+    }
+
+    /// What a field holds: a scalar inline (as `encode(_:forKey:)` writes numbers and
+    /// booleans) or a UID.
+    enum Value {
+        case uid(Int32)
+        case integer(Int64)
+        case real(Double)
+        case float(Float)
+        case bool(Bool)
+        case data(Data)
+    }
+}

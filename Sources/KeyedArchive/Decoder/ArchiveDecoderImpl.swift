@@ -1,0 +1,361 @@
+import Foundation
+
+/// Where a value to decode lives: inline in its owner's dictionary (numbers and booleans
+/// written by `encode(_:forKey:)`), or in `$objects` by UID (UID 0 is nil).
+enum ArchiveSlot {
+    case inline(ref: Int, owner: Int)
+    case uid(Int)
+
+    /// The `$objects` index to name in error messages.
+    var objectIndex: Int {
+        switch self {
+        case .inline(_, let owner): return owner
+        case .uid(let uid): return uid
+        }
+    }
+}
+
+/// State shared by every decoder of one `decode` call: limits, the cycle check and the
+/// instances already decoded (identity).
+final class ArchiveDecodingState {
+    let maxDepth: Int
+    var remainingObjects: Int
+    var depth = 0
+    /// UIDs whose value is being decoded right now; meeting one again is a cycle.
+    private var open: [Bool] = []
+    /// Class instances already decoded, by UID, so a shared object decodes to one instance.
+    var instances: [Int: AnyObject] = [:]
+
+    init(maxDepth: Int, maxObjects: Int) {
+        self.maxDepth = maxDepth
+        self.remainingObjects = maxObjects
+    }
+
+    /// Marks `uid` open; false when it already is (a cycle).
+    func enter(_ uid: Int, objectCount: Int) -> Bool {
+        if open.isEmpty { open = [Bool](repeating: false, count: objectCount) }
+        guard uid < open.count, !open[uid] else { return false }
+        open[uid] = true
+        return true
+    }
+
+    func leave(_ uid: Int) {
+        if uid < open.count { open[uid] = false }
+    }
+}
+
+/// The `Decoder` handed to `init(from:)`. One instance serves a whole decode: descending
+/// into a value saves the current slot and path, decodes, and restores them.
+final class _ArchiveDecoder: Decoder {
+    let document: ArchiveDocument
+    let state: ArchiveDecodingState
+    let userInfo: [CodingUserInfoKey: Any]
+    var slot: ArchiveSlot
+    var pathNode: CodingPathNode
+
+    var codingPath: [any CodingKey] { pathNode.path }
+    var plist: BinaryPropertyList { document.plist }
+
+    init(document: ArchiveDocument, state: ArchiveDecodingState, userInfo: [CodingUserInfoKey: Any],
+         slot: ArchiveSlot, path: CodingPathNode) {
+        self.document = document
+        self.state = state
+        self.userInfo = userInfo
+        self.slot = slot
+        self.pathNode = path
+    }
+
+    /// A separate decoder over the same archive (for `superDecoder`).
+    func subDecoder(slot: ArchiveSlot, path: CodingPathNode) -> _ArchiveDecoder {
+        _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: slot, path: path)
+    }
+
+    // MARK: - Decoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
+        KeyedDecodingContainer(try ArchiveKeyedDecodingContainer<Key>(decoder: self, slot: slot, path: pathNode))
+    }
+
+    func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
+        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: pathNode)
+    }
+
+    func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
+
+    // MARK: - Slots
+
+    /// The slot for a value stored at plist reference `ref` inside object `owner`.
+    @inline(__always)
+    func slot(forValueAt ref: Int, owner: Int) throws -> ArchiveSlot {
+        if let uid = try document.uid(at: ref) { return .uid(uid) }
+        return .inline(ref: ref, owner: owner)
+    }
+
+    /// The plist object a slot holds; throws `valueNotFound` for nil.
+    @inline(__always)
+    func object(in slot: ArchiveSlot, expecting type: Any.Type, at path: @autoclosure () -> CodingPathNode) throws -> BinaryPropertyList.Object {
+        do {
+            switch slot {
+            case .inline(let ref, _):
+                return try plist.object(ref)
+            case .uid(let uid):
+                guard uid != 0 else { throw valueNotFound(type, at: path()) }
+                return try plist.object(try document.objectRef(uid))
+            }
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
+        }
+    }
+
+    /// Whether a slot is nil (UID 0).
+    func isNil(_ slot: ArchiveSlot) -> Bool {
+        if case .uid(0) = slot { return true }
+        return false
+    }
+
+    // MARK: - Typed values
+
+    /// Decodes any `Decodable` at `slot`.
+    func unbox<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        if let special = T.self as? any _ArchiveSpecialDecodable.Type {
+            return try cast(try special._archiveDecode(from: self, slot: slot, at: path()), to: T.self, at: path())
+        }
+        guard case .uid(let uid) = slot, uid != 0 else {
+            if isNil(slot) { throw valueNotFound(T.self, at: path()) }
+            return try decodeComposite(T.self, from: slot, at: path())
+        }
+        let isClass = T.self is AnyClass
+        if isClass, let existing = state.instances[uid] {
+            return try cast(existing, to: T.self, at: path())
+        }
+        let value = try withObject(uid, at: path()) { try decodeComposite(T.self, from: slot, at: path()) }
+        if isClass { state.instances[uid] = value as AnyObject }
+        return value
+    }
+
+    /// Runs `body` with object `uid` open: counts it against the limits and detects cycles.
+    func withObject<R>(_ uid: Int, at path: @autoclosure () -> CodingPathNode, _ body: () throws -> R) throws -> R {
+        state.remainingObjects -= 1
+        guard state.remainingObjects >= 0 else {
+            throw corrupted(at: path(), slot: .uid(uid), "the archive expands to more objects than the decoder's limit (shared objects referenced from too many places)")
+        }
+        guard state.depth < state.maxDepth else {
+            throw corrupted(at: path(), slot: .uid(uid), "objects nested deeper than the decoder's limit of \(state.maxDepth)")
+        }
+        guard state.enter(uid, objectCount: document.objectCount) else {
+            throw corrupted(at: path(), slot: .uid(uid), "reference cycle: object \(uid) contains itself")
+        }
+        state.depth += 1
+        defer {
+            state.depth -= 1
+            state.leave(uid)
+        }
+        return try body()
+    }
+
+    func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: CodingPathNode) throws -> T {
+        let savedSlot = self.slot
+        let savedPath = pathNode
+        self.slot = slot
+        pathNode = path
+        defer {
+            self.slot = savedSlot
+            pathNode = savedPath
+        }
+        return try T(from: self)
+    }
+
+    @inline(__always)
+    private func cast<T>(_ value: Any, to type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        guard let typed = value as? T else {
+            throw DecodingError.typeMismatch(T.self, DecodingError.Context(
+                codingPath: path().path, debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)."))
+        }
+        return typed
+    }
+
+    // MARK: - Scalars
+
+    func unboxInteger<T: FixedWidthInteger>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        let object = try self.object(in: slot, expecting: T.self, at: path())
+        let result: T?
+        switch object {
+        case .integer(let i): result = T(exactly: i)
+        case .unsignedInteger(let u): result = T(exactly: u)
+        case .real(let d): result = T(exactly: d)
+        case .float(let f): result = T(exactly: f)
+        case .bool(let b): result = b ? 1 : 0
+        default: throw typeMismatch(T.self, found: object, slot: slot, at: path())
+        }
+        guard let result else {
+            throw corrupted(at: path(), slot: slot, "the number \(describe(object)) does not fit in \(T.self)")
+        }
+        return result
+    }
+
+    func unboxDouble(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Double {
+        let object = try self.object(in: slot, expecting: Double.self, at: path())
+        switch object {
+        case .real(let d): return d
+        case .float(let f): return Double(f)
+        case .integer(let i):
+            guard let d = Double(exactly: i) else { break }
+            return d
+        case .unsignedInteger(let u):
+            guard let d = Double(exactly: u) else { break }
+            return d
+        case .bool(let b): return b ? 1 : 0
+        default: throw typeMismatch(Double.self, found: object, slot: slot, at: path())
+        }
+        throw corrupted(at: path(), slot: slot, "the number \(describe(object)) does not fit in Double exactly")
+    }
+
+    func unboxFloat(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Float {
+        let object = try self.object(in: slot, expecting: Float.self, at: path())
+        switch object {
+        case .float(let f): return f
+        case .real(let d):
+            // Rounding to the nearest Float is accepted (as JSONDecoder does); overflow is not.
+            let f = Float(d)
+            guard f.isFinite || !d.isFinite else { break }
+            return f
+        case .integer(let i):
+            guard let f = Float(exactly: i) else { break }
+            return f
+        case .unsignedInteger(let u):
+            guard let f = Float(exactly: u) else { break }
+            return f
+        case .bool(let b): return b ? 1 : 0
+        default: throw typeMismatch(Float.self, found: object, slot: slot, at: path())
+        }
+        throw corrupted(at: path(), slot: slot, "the number \(describe(object)) does not fit in Float")
+    }
+
+    func unboxBool(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
+        let object = try self.object(in: slot, expecting: Bool.self, at: path())
+        switch object {
+        case .bool(let b): return b
+        case .integer(0): return false
+        case .integer(1): return true
+        default: throw typeMismatch(Bool.self, found: object, slot: slot, at: path())
+        }
+    }
+
+    /// A string: plain, or NSMutableString's `{NS.string}`.
+    func unboxString(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
+        let object = try self.object(in: slot, expecting: String.self, at: path())
+        do {
+            switch object {
+            case .asciiString(let range): return plist.asciiString(range)
+            case .utf16String(let range): return try plist.utf16String(range, ref: slot.objectIndex)
+            case .dictionary(let keys, let values):
+                if let inner = try field("NS.string", keys: keys, values: values, owner: slot.objectIndex) {
+                    return try unboxString(from: inner, at: path())
+                }
+            default: break
+            }
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
+        }
+        throw typeMismatch(String.self, found: object, slot: slot, at: path())
+    }
+
+    /// The slot of field `name` in an object dictionary, or nil when absent.
+    func field(_ name: String, keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList, owner: Int) throws -> ArchiveSlot? {
+        guard let index = try document.index(of: name, in: keys) else { return nil }
+        return try slot(forValueAt: try plist.ref(values, index), owner: owner)
+    }
+
+    // MARK: - Errors (cold)
+
+    @inline(never)
+    func typeMismatch(_ type: Any.Type, found object: BinaryPropertyList.Object, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
+        DecodingError.typeMismatch(type, DecodingError.Context(
+            codingPath: path.path,
+            debugDescription: "Expected \(type) but found \(describe(object)) at \(place(slot, path))."))
+    }
+
+    @inline(never)
+    func valueNotFound(_ type: Any.Type, at path: CodingPathNode) -> DecodingError {
+        DecodingError.valueNotFound(type, DecodingError.Context(
+            codingPath: path.path, debugDescription: "Expected \(type) but found nil (UID 0)\(keySuffix(path))."))
+    }
+
+    @inline(never)
+    func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String, underlying: (any Error)? = nil) -> DecodingError {
+        DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: path.path, debugDescription: "\(message) (at \(place(slot, path))).",
+            underlyingError: underlying ?? KeyedArchiveError(message, objectIndex: slot.objectIndex, key: lastKey(path))))
+    }
+
+    /// "object 5, key 'age'" or "a field of object 3, key 'age'".
+    func place(_ slot: ArchiveSlot, _ path: CodingPathNode) -> String {
+        let base: String
+        switch slot {
+        case .inline(_, let owner): base = "a field of object \(owner)"
+        case .uid(let uid): base = "object \(uid)"
+        }
+        return base + keySuffix(path)
+    }
+
+    private func keySuffix(_ path: CodingPathNode) -> String {
+        lastKey(path).map { ", key '\($0)'" } ?? ""
+    }
+
+    private func lastKey(_ path: CodingPathNode) -> String? {
+        switch path {
+        case .root: return nil
+        case .key(let key, _): return key.stringValue
+        case .index(let index, _): return "Index \(index)"
+        }
+    }
+
+    func describe(_ object: BinaryPropertyList.Object) -> String {
+        switch object {
+        case .bool(let b): return "boolean \(b)"
+        case .integer(let i): return "integer \(i)"
+        case .unsignedInteger(let u): return "integer \(u)"
+        case .real(let d): return "real \(d)"
+        case .float(let f): return "real \(f)"
+        case .date: return "a date"
+        case .data(let range): return "data (\(range.count) bytes)"
+        case .asciiString, .utf16String: return "a string"
+        case .uid(let u): return "UID \(u)"
+        case .array: return "an array"
+        case .dictionary: return "an object"
+        }
+    }
+}
+
+// MARK: - Single value container
+
+extension _ArchiveDecoder: SingleValueDecodingContainer {
+    func decodeNil() -> Bool { isNil(slot) }
+    func decode(_ type: Bool.Type) throws -> Bool { try unboxBool(from: slot, at: pathNode) }
+    func decode(_ type: String.Type) throws -> String { try unboxString(from: slot, at: pathNode) }
+    func decode(_ type: Double.Type) throws -> Double { try unboxDouble(from: slot, at: pathNode) }
+    func decode(_ type: Float.Type) throws -> Float { try unboxFloat(from: slot, at: pathNode) }
+    func decode(_ type: Int.Type) throws -> Int { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: Int8.Type) throws -> Int8 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: Int16.Type) throws -> Int16 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: Int32.Type) throws -> Int32 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: Int64.Type) throws -> Int64 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: UInt.Type) throws -> UInt { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: UInt8.Type) throws -> UInt8 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(type, from: slot, at: pathNode) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T {
+        // The value itself, not a nested one: its object is already open, so it is not
+        // entered again (that would look like a cycle).
+        if let special = T.self as? any _ArchiveSpecialDecodable.Type {
+            return try cast(try special._archiveDecode(from: self, slot: slot, at: pathNode), to: T.self, at: pathNode)
+        }
+        if isNil(slot) { throw valueNotFound(T.self, at: pathNode) }
+        return try decodeComposite(T.self, from: slot, at: pathNode)
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// Reads the fields of one archived object, or the entries of an NSDictionary, by key.
+///
+/// Keys are found by comparing the stored key bytes in place; no dictionary is built
+/// and no `String` is made for the keys that do not match.
+struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
+    /// The two layouts a keyed value has in real archives.
+    enum Layout {
+        /// An object's own dictionary: keys are strings, values inline or UIDs.
+        case fields(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
+        /// NSDictionary: `NS.keys` and `NS.objects`, both arrays of UIDs.
+        case dictionary(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
+    }
+
+    let decoder: _ArchiveDecoder
+    let layout: Layout
+    let uid: Int
+    let path: CodingPathNode
+
+    var codingPath: [any CodingKey] { path.path }
+
+    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
+        self.decoder = decoder
+        self.path = path
+        (layout, uid) = try Self.layout(of: slot, decoder: decoder, path: path)
+    }
+
+    /// Opens the object at `slot` as a keyed value.
+    static func layout(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> (Layout, Int) {
+        let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path)
+        guard case .dictionary(let keys, let values) = object else {
+            throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+        }
+        let uid = slot.objectIndex
+        let document = decoder.document
+        let plist = decoder.plist
+        do {
+            // An NSDictionary has exactly $class, NS.keys and NS.objects.
+            if keys.count == 3,
+               let keysIndex = try document.index(of: "NS.keys", in: keys),
+               let objectsIndex = try document.index(of: "NS.objects", in: keys) {
+                guard case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
+                      case .array(let objectList) = try plist.object(try plist.ref(values, objectsIndex))
+                else {
+                    throw decoder.corrupted(at: path, slot: slot, "NS.keys and NS.objects of a dictionary must be arrays")
+                }
+                guard keyList.count == objectList.count else {
+                    throw decoder.corrupted(at: path, slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
+                }
+                return (.dictionary(keys: keyList, values: objectList), uid)
+            }
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw decoder.corrupted(at: path, slot: slot, "\(error)", underlying: error)
+        }
+        return (.fields(keys: keys, values: values), uid)
+    }
+
+    // MARK: - Finding keys
+
+    /// The slot of `key`, or nil when the object has no such key.
+    @inline(__always)
+    func find(_ key: Key) throws -> ArchiveSlot? {
+        do {
+            return try find(stringValue: key.stringValue)
+        } catch let error as DecodingError {
+            throw error
+        } catch {
+            throw decoder.corrupted(at: path.appending(key), slot: .uid(uid), "\(error)", underlying: error)
+        }
+    }
+
+    private func find(stringValue: String) throws -> ArchiveSlot? {
+        let plist = decoder.plist
+        switch layout {
+        case .fields(let keys, let values):
+            let stored = ArchiveKeyEscaping.escape(stringValue)
+            for i in 0..<keys.count where try plist.stringEquals(try plist.ref(keys, i), stored) {
+                return try decoder.slot(forValueAt: try plist.ref(values, i), owner: uid)
+            }
+        case .dictionary(let keys, let values):
+            let document = decoder.document
+            for i in 0..<keys.count {
+                guard let keyUID = try document.uid(at: try plist.ref(keys, i)) else { continue }
+                if try plist.stringEquals(try document.objectRef(keyUID), stringValue) {
+                    return try decoder.slot(forValueAt: try plist.ref(values, i), owner: uid)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The slot of `key`, throwing `keyNotFound` when absent.
+    @inline(__always)
+    private func require(_ key: Key) throws -> ArchiveSlot {
+        guard let slot = try find(key) else { throw keyNotFound(key) }
+        return slot
+    }
+
+    @inline(never)
+    private func keyNotFound(_ key: Key) -> DecodingError {
+        DecodingError.keyNotFound(key, DecodingError.Context(
+            codingPath: path.path, debugDescription: "No value for key '\(key.stringValue)' in object \(uid)."))
+    }
+
+    var allKeys: [Key] {
+        let plist = decoder.plist
+        var result: [Key] = []
+        switch layout {
+        case .fields(let keys, _):
+            for i in 0..<keys.count {
+                guard let stored = try? plist.string(try plist.ref(keys, i)),
+                      let name = ArchiveKeyEscaping.unescape(stored),
+                      let key = Key(stringValue: name) else { continue }
+                result.append(key)
+            }
+        case .dictionary(let keys, _):
+            for i in 0..<keys.count {
+                guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
+                      let ref = try? decoder.document.objectRef(keyUID),
+                      let name = try? plist.string(ref),
+                      let key = Key(stringValue: name) else { continue }
+                result.append(key)
+            }
+        }
+        return result
+    }
+
+    func contains(_ key: Key) -> Bool { (try? find(key)) != nil }
+
+    /// A missing key and UID 0 both read as nil.
+    func decodeNil(forKey key: Key) throws -> Bool {
+        guard let slot = try find(key) else { return true }
+        return decoder.isNil(slot)
+    }
+
+    // MARK: - Values
+
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoder.unboxBool(from: try require(key), at: path.appending(key)) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoder.unboxString(from: try require(key), at: path.appending(key)) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoder.unboxDouble(from: try require(key), at: path.appending(key)) }
+    func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try decoder.unboxFloat(from: try require(key), at: path.appending(key)) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
+    func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
+    func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try integer(type, key) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try integer(type, key) }
+    func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try integer(type, key) }
+    func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try integer(type, key) }
+    func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try integer(type, key) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try integer(type, key) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
+
+    @inline(__always)
+    private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
+        try decoder.unboxInteger(type, from: try require(key), at: path.appending(key))
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+        try decoder.unbox(type, from: try require(key), at: path.appending(key))
+    }
+
+    // `decodeIfPresent` looks the key up once (the default implementation does it three times).
+
+    func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
+        try present(key).map { try decoder.unboxBool(from: $0, at: path.appending(key)) }
+    }
+    func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
+        try present(key).map { try decoder.unboxString(from: $0, at: path.appending(key)) }
+    }
+    func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
+        try present(key).map { try decoder.unboxDouble(from: $0, at: path.appending(key)) }
+    }
+    func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
+        try present(key).map { try decoder.unboxFloat(from: $0, at: path.appending(key)) }
+    }
+    func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int16.Type, forKey key: Key) throws -> Int16? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int32.Type, forKey key: Key) throws -> Int32? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: Int64.Type, forKey key: Key) throws -> Int64? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt.Type, forKey key: Key) throws -> UInt? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt8.Type, forKey key: Key) throws -> UInt8? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt16.Type, forKey key: Key) throws -> UInt16? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalInteger(type, key) }
+    func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalInteger(type, key) }
+    func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        try present(key).map { try decoder.unbox(type, from: $0, at: path.appending(key)) }
+    }
+
+    /// The slot of `key` unless it is missing or nil.
+    @inline(__always)
+    private func present(_ key: Key) throws -> ArchiveSlot? {
+        guard let slot = try find(key), !decoder.isNil(slot) else { return nil }
+        return slot
+    }
+
+    @inline(__always)
+    private func optionalInteger<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T? {
+        try present(key).map { try decoder.unboxInteger(type, from: $0, at: path.appending(key)) }
+    }
+
+    // MARK: - Nesting
+
+    func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
+        KeyedDecodingContainer(try ArchiveKeyedDecodingContainer<NestedKey>(decoder: decoder, slot: try require(key), path: path.appending(key)))
+    }
+
+    func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
+        try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try require(key), path: path.appending(key))
+    }
+
+    /// The superclass's fields are in this same object, as `superEncoder()` writes them.
+    func superDecoder() throws -> any Decoder {
+        decoder.subDecoder(slot: .uid(uid), path: path.appending(ArchiveCodingKey.super))
+    }
+
+    func superDecoder(forKey key: Key) throws -> any Decoder {
+        decoder.subDecoder(slot: try find(key) ?? .uid(0), path: path.appending(key))
+    }
+}

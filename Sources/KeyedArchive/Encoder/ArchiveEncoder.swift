@@ -1,0 +1,92 @@
+import Foundation
+
+/// Encodes `Encodable` values as keyed archives, the format of `NSKeyedArchiver`.
+///
+/// Shaped like `JSONEncoder`: configure it, then call ``encode(_:)``. A struct or class
+/// becomes an archived object with its own class entry and fields, laid out as a
+/// hand-written `NSCoding` class would write it, so Foundation's `NSKeyedUnarchiver` reads
+/// the result.
+///
+/// ```swift
+/// struct Person: Codable { var name: String; var age: Int }
+///
+/// let encoder = ArchiveEncoder()
+/// encoder.outputFormat = .xml
+/// let data = try encoder.encode(Person(name: "Ada", age: 36))
+/// ```
+///
+/// Output is deterministic: the same value gives the same bytes, dictionaries and sets
+/// included. Like Foundation's encoders, an instance is `Sendable`; its options are
+/// guarded by a lock.
+open class ArchiveEncoder: @unchecked Sendable {
+    /// The property-list serialization the archive is written in.
+    public typealias OutputFormat = PropertyListFormat
+
+    private let lock = NSLock()
+    private var _outputFormat: OutputFormat = .binary
+    private var _userInfo: [CodingUserInfoKey: any Sendable] = [:]
+
+    /// The serialization of the archive: `.binary` (the default) or `.xml`.
+    open var outputFormat: OutputFormat {
+        get { lock.withLock { _outputFormat } }
+        set { lock.withLock { _outputFormat = newValue } }
+    }
+
+    /// Contextual information handed to every `encode(to:)` as `encoder.userInfo`.
+    open var userInfo: [CodingUserInfoKey: any Sendable] {
+        get { lock.withLock { _userInfo } }
+        set { lock.withLock { _userInfo = newValue } }
+    }
+
+    /// Creates an encoder with the default options.
+    public init() {}
+
+    /// Encodes `value` under the top-level key `root`, as `NSKeyedArchiver.archivedData(withRootObject:)` does.
+    ///
+    /// ```swift
+    /// let data = try ArchiveEncoder().encode(["a": 1, "b": 2])
+    /// ```
+    ///
+    /// - Throws: `EncodingError.invalidValue` for a reference cycle between class
+    ///   instances, or whatever the value's own `encode(to:)` throws.
+    open func encode<T: Encodable>(_ value: T) throws -> Data {
+        let (format, userInfo) = lock.withLock { (_outputFormat, _userInfo) }
+        let table = ArchiveObjectTable()
+        let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
+        table.top = [("root", try encoder.box(value, at: .root))]
+        return Self.serialize(table, format: format)
+    }
+
+    /// Encodes several values, each under its own top-level key, into one archive (one
+    /// object table: a class instance shared between them is written once).
+    ///
+    /// ```swift
+    /// let data = try ArchiveEncoder().encode(["personOne": ada, "personTwo": grace])
+    /// let two = try ArchiveDecoder().decode(Person.self, forKey: "personTwo", from: data)
+    /// ```
+    open func encode(_ values: KeyValuePairs<String, any Encodable>) throws -> Data {
+        let (format, userInfo) = lock.withLock { (_outputFormat, _userInfo) }
+        let table = ArchiveObjectTable()
+        let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
+        func box<T: Encodable>(_ value: T, _ key: String) throws -> Int32 {
+            try encoder.box(value, at: CodingPathNode.root.appending(ArchiveCodingKey(stringValue: key)))
+        }
+        for (key, value) in values {
+            table.top.append((key, try box(value, key)))
+        }
+        return Self.serialize(table, format: format)
+    }
+
+    private static func serialize(_ table: ArchiveObjectTable, format: OutputFormat) -> Data {
+        switch format {
+        case .binary: return Data(table.binary())
+        case .xml: return Data(XMLPropertyListWriter.write(table.propertyList()))
+        }
+    }
+}
+
+#if canImport(Combine)
+import Combine
+
+extension ArchiveEncoder: TopLevelEncoder {}
+#endif

@@ -1,0 +1,203 @@
+import Foundation
+
+/// The `Encoder` handed to `encode(to:)`. One instance serves a whole archive: encoding a
+/// nested value saves the current target, encodes, and restores it, so descending a level
+/// allocates nothing but the value's own object.
+final class _ArchiveEncoder: Encoder {
+    /// What the value being encoded has produced so far.
+    enum Target {
+        case none
+        /// A keyed object (or an NSDictionary when the keyed container has no type of its own).
+        case keyed(ObjectBox, Int32)
+        /// An NSArray.
+        case unkeyed(ObjectBox, Int32)
+        /// A single value's UID.
+        case value(Int32)
+    }
+
+    /// Where a value produced by a `superEncoder(forKey:)`-style encoder must be written.
+    enum Patch {
+        case field(ObjectBox, Int)
+        case element(ObjectBox, Int)
+    }
+
+    let table: ArchiveObjectTable
+    let userInfo: [CodingUserInfoKey: Any]
+    var pathNode: CodingPathNode
+    var target: Target = .none
+    /// The type whose `encode(to:)` runs; its class entry names a keyed object.
+    var valueType: Any.Type?
+    /// Set on encoders made by `superEncoder(forKey:)`.
+    let patch: Patch?
+
+    var codingPath: [any CodingKey] { pathNode.path }
+
+    init(table: ArchiveObjectTable, userInfo: [CodingUserInfoKey: Any], path: CodingPathNode = .root,
+         target: Target = .none, patch: Patch? = nil) {
+        self.table = table
+        self.userInfo = userInfo
+        self.pathNode = path
+        self.target = target
+        self.patch = patch
+    }
+
+    /// A separate encoder over the same table, for `superEncoder()` and `superEncoder(forKey:)`.
+    func subEncoder(path: CodingPathNode, target: Target, patch: Patch?) -> _ArchiveEncoder {
+        _ArchiveEncoder(table: table, userInfo: userInfo, path: path, target: target, patch: patch)
+    }
+
+    // MARK: - Boxing values
+
+    /// Encodes `value` wherever it belongs and returns its UID.
+    func box<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        if let special = value as? any _ArchiveSpecialEncodable {
+            return try special._archiveEncode(with: self, at: path())
+        }
+        guard type(of: value) is AnyClass else {
+            return try boxComposite(value, at: path())
+        }
+        // Class instances keep their identity: written once, referenced by UID after that.
+        let object = value as AnyObject
+        let id = ObjectIdentifier(object)
+        if let uid = table.instanceUIDs[id] { return uid }
+        guard table.instancesInProgress.insert(id).inserted else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: path().path,
+                debugDescription: "Reference cycle: an instance of \(type(of: value)) contains itself; keyed archives written by ArchiveEncoder cannot hold cycles."))
+        }
+        table.retainedInstances.append(object)
+        let uid = try boxComposite(value, at: path())
+        table.instancesInProgress.remove(id)
+        table.instanceUIDs[id] = uid
+        return uid
+    }
+
+    /// Runs `value.encode(to: self)` with a fresh target and returns what it produced.
+    private func boxComposite<T: Encodable>(_ value: T, at path: CodingPathNode) throws -> Int32 {
+        let savedTarget = target
+        let savedPath = pathNode
+        let savedType = valueType
+        target = .none
+        pathNode = path
+        valueType = type(of: value)
+        defer {
+            target = savedTarget
+            pathNode = savedPath
+            valueType = savedType
+        }
+        try value.encode(to: self)
+        switch target {
+        case .none:
+            // Encoded nothing: an empty object of its class.
+            return makeObject(kind: .fields).uid
+        case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
+            return uid
+        }
+    }
+
+    /// Reserves a new object of `kind`, with its class entry, and reports it to a patch.
+    func makeObject(kind: ObjectBox.Kind, className: StandardClass? = nil) -> (box: ObjectBox, uid: Int32) {
+        let box = ObjectBox(kind: kind)
+        let uid = table.reserve()
+        table.set(uid, .object(box))
+        if let className {
+            box.classUID = table.classUID(name: className.name, classes: className.classes)
+        } else if kind == .fields, let valueType {
+            box.classUID = table.classUID(for: valueType)
+        } else {
+            let standard: StandardClass = kind == .array ? .array : .dictionary
+            box.classUID = table.classUID(name: standard.name, classes: standard.classes)
+        }
+        return (box, uid)
+    }
+
+    /// Writes `uid` where a `superEncoder(forKey:)` encoder's value belongs.
+    func applyPatch(_ uid: Int32) {
+        switch patch {
+        case .field(let box, let index)?: box.fields[index].value = .uid(uid)
+        case .element(let box, let index)?: box.elements[index] = uid
+        case nil: break
+        }
+    }
+
+    // MARK: - Encoder
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        if case .keyed(let box, let uid) = target {
+            // A second request (a class and its superclass) shares one object.
+            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, box: box, uid: uid, path: pathNode))
+        }
+        // Without a type of its own (superEncoder(forKey:)) a keyed container is an NSDictionary.
+        let made = valueType == nil ? makeObject(kind: .dictionary) : makeObject(kind: .fields)
+        target = .keyed(made.box, made.uid)
+        applyPatch(made.uid)
+        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, box: made.box, uid: made.uid, path: pathNode))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        if case .unkeyed(let box, _) = target {
+            return ArchiveUnkeyedEncodingContainer(encoder: self, box: box, path: pathNode)
+        }
+        let made = makeObject(kind: .array)
+        target = .unkeyed(made.box, made.uid)
+        applyPatch(made.uid)
+        return ArchiveUnkeyedEncodingContainer(encoder: self, box: made.box, path: pathNode)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer { self }
+
+    /// The UID of a scalar stored as its own object (array elements, dictionary values).
+    @inline(__always)
+    func objectUID(_ value: ObjectBox.Value) -> Int32 {
+        switch value {
+        case .uid(let u): return u
+        case .integer(let i): return table.integer(i)
+        case .real(let d): return table.real(d)
+        case .float(let f): return table.float(f)
+        case .bool(let b): return table.bool(b)
+        case .data(let d): return table.data(d)
+        }
+    }
+}
+
+/// Foundation classes the encoder writes, with their `$classes` chains as Foundation writes them.
+struct StandardClass {
+    let name: String
+    let classes: [String]
+
+    static let array = StandardClass(name: "NSArray", classes: ["NSArray", "NSObject"])
+    static let set = StandardClass(name: "NSSet", classes: ["NSSet", "NSObject"])
+    static let dictionary = StandardClass(name: "NSDictionary", classes: ["NSDictionary", "NSObject"])
+    static let date = StandardClass(name: "NSDate", classes: ["NSDate", "NSObject"])
+    static let url = StandardClass(name: "NSURL", classes: ["NSURL", "NSObject"])
+    static let uuid = StandardClass(name: "NSUUID", classes: ["NSUUID", "NSObject"])
+    static let decimalNumber = StandardClass(
+        name: "NSDecimalNumber", classes: ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"])
+}
+
+// MARK: - Single value container
+
+extension _ArchiveEncoder: SingleValueEncodingContainer {
+    @inline(__always)
+    private func setValue(_ uid: Int32) {
+        target = .value(uid)
+        applyPatch(uid)
+    }
+
+    func encodeNil() throws { setValue(0) }
+    func encode(_ value: Bool) throws { setValue(table.bool(value)) }
+    func encode(_ value: String) throws { setValue(table.string(value)) }
+    func encode(_ value: Double) throws { setValue(table.real(value)) }
+    func encode(_ value: Float) throws { setValue(table.float(value)) }
+    func encode(_ value: Int) throws { setValue(table.integer(Int64(value))) }
+    func encode(_ value: Int8) throws { setValue(table.integer(Int64(value))) }
+    func encode(_ value: Int16) throws { setValue(table.integer(Int64(value))) }
+    func encode(_ value: Int32) throws { setValue(table.integer(Int64(value))) }
+    func encode(_ value: Int64) throws { setValue(table.integer(value)) }
+    func encode(_ value: UInt) throws { setValue(table.unsignedInteger(UInt64(value))) }
+    func encode(_ value: UInt8) throws { setValue(table.integer(Int64(value))) }
+    func encode(_ value: UInt16) throws { setValue(table.integer(Int64(value))) }
+    func encode(_ value: UInt32) throws { setValue(table.integer(Int64(value))) }
+    func encode(_ value: UInt64) throws { setValue(table.unsignedInteger(value)) }
+    func encode<T: Encodable>(_ value: T) throws { setValue(try box(value, at: pathNode)) }
+}

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Writes the fields of one archived object.
+///
+/// In a typed object (`.fields`), numbers and booleans are stored inline under their key,
+/// as `encode(_:forKey:)` does in `NSCoder`; everything else is a UID. In an NSDictionary
+/// (a keyed container with no type of its own), every key and value is an object by UID.
+struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let encoder: _ArchiveEncoder
+    let box: ObjectBox
+    let uid: Int32
+    let path: CodingPathNode
+
+    var codingPath: [any CodingKey] { path.path }
+
+    @inline(__always)
+    private func put(_ value: ObjectBox.Value, forKey key: Key) {
+        if box.kind == .fields {
+            box.fields.append(ObjectBox.Field(key: encoder.table.keyID(key.stringValue), value: value))
+        } else {
+            box.keys.append(encoder.table.string(key.stringValue))
+            box.elements.append(encoder.objectUID(value))
+        }
+    }
+
+    mutating func encodeNil(forKey key: Key) throws { put(.uid(0), forKey: key) }
+    mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), forKey: key) }
+    mutating func encode(_ value: String, forKey key: Key) throws { put(.uid(encoder.table.string(value)), forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws { put(.real(value), forKey: key) }
+    mutating func encode(_ value: Float, forKey key: Key) throws { put(.float(value), forKey: key) }
+    mutating func encode(_ value: Int, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { put(.integer(value), forKey: key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try encode(UInt64(value), forKey: key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws {
+        // Above Int64.max a number needs the 16-byte form, which is an object (as NSNumber writes it).
+        if value <= UInt64(Int64.max) {
+            put(.integer(Int64(value)), forKey: key)
+        } else {
+            put(.uid(encoder.table.unsignedInteger(value)), forKey: key)
+        }
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        put(.uid(try encoder.box(value, at: path.appending(key))), forKey: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(
+        keyedBy keyType: NestedKey.Type, forKey key: Key
+    ) -> KeyedEncodingContainer<NestedKey> {
+        let made = encoder.makeObject(kind: .dictionary)
+        put(.uid(made.uid), forKey: key)
+        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<NestedKey>(
+            encoder: encoder, box: made.box, uid: made.uid, path: path.appending(key)))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let made = encoder.makeObject(kind: .array)
+        put(.uid(made.uid), forKey: key)
+        return ArchiveUnkeyedEncodingContainer(encoder: encoder, box: made.box, path: path.appending(key))
+    }
+
+    /// The superclass's fields go into this same object, like `[super encodeWithCoder:]`.
+    mutating func superEncoder() -> any Encoder {
+        encoder.subEncoder(path: path.appending(ArchiveCodingKey.super), target: .keyed(box, uid), patch: nil)
+    }
+
+    /// A nested object under `key`, filled in by whatever the caller encodes next.
+    mutating func superEncoder(forKey key: Key) -> any Encoder {
+        put(.uid(0), forKey: key)
+        let patch: _ArchiveEncoder.Patch = box.kind == .fields
+            ? .field(box, box.fields.count - 1)
+            : .element(box, box.elements.count - 1)
+        return encoder.subEncoder(path: path.appending(key), target: .none, patch: patch)
+    }
+}

@@ -1,0 +1,56 @@
+import Foundation
+
+/// Writes the elements of an NSArray: every element is an object referenced by UID.
+struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
+    let encoder: _ArchiveEncoder
+    let box: ObjectBox
+    let path: CodingPathNode
+
+    var codingPath: [any CodingKey] { path.path }
+    var count: Int { box.elements.count }
+
+    @inline(__always)
+    private func append(_ uid: Int32) { box.elements.append(uid) }
+
+    mutating func encodeNil() throws { append(0) }
+    mutating func encode(_ value: Bool) throws { append(encoder.table.bool(value)) }
+    mutating func encode(_ value: String) throws { append(encoder.table.string(value)) }
+    mutating func encode(_ value: Double) throws { append(encoder.table.real(value)) }
+    mutating func encode(_ value: Float) throws { append(encoder.table.float(value)) }
+    mutating func encode(_ value: Int) throws { append(encoder.table.integer(Int64(value))) }
+    mutating func encode(_ value: Int8) throws { append(encoder.table.integer(Int64(value))) }
+    mutating func encode(_ value: Int16) throws { append(encoder.table.integer(Int64(value))) }
+    mutating func encode(_ value: Int32) throws { append(encoder.table.integer(Int64(value))) }
+    mutating func encode(_ value: Int64) throws { append(encoder.table.integer(value)) }
+    mutating func encode(_ value: UInt) throws { append(encoder.table.unsignedInteger(UInt64(value))) }
+    mutating func encode(_ value: UInt8) throws { append(encoder.table.integer(Int64(value))) }
+    mutating func encode(_ value: UInt16) throws { append(encoder.table.integer(Int64(value))) }
+    mutating func encode(_ value: UInt32) throws { append(encoder.table.integer(Int64(value))) }
+    mutating func encode(_ value: UInt64) throws { append(encoder.table.unsignedInteger(value)) }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        append(try encoder.box(value, at: path.appending(index: index)))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let nestedPath = path.appending(index: count)
+        let made = encoder.makeObject(kind: .dictionary)
+        append(made.uid)
+        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<NestedKey>(
+            encoder: encoder, box: made.box, uid: made.uid, path: nestedPath))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let nestedPath = path.appending(index: count)
+        let made = encoder.makeObject(kind: .array)
+        append(made.uid)
+        return ArchiveUnkeyedEncodingContainer(encoder: encoder, box: made.box, path: nestedPath)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let index = count
+        append(0)
+        return encoder.subEncoder(path: path.appending(index: index), target: .none, patch: .element(box, index))
+    }
+}

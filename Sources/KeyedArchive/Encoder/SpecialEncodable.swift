@@ -1,0 +1,192 @@
+import Foundation
+
+/// Types the encoder writes in their Foundation layout instead of through `encode(to:)`:
+/// strings and numbers as plain objects, `Date` as NSDate, `URL` as NSURL, `UUID` as
+/// NSUUID, `Decimal` as NSDecimalNumber, `Data` as plain data, `Dictionary` as
+/// NSDictionary and `Set` as NSSet (both in a deterministic order).
+protocol _ArchiveSpecialEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32
+}
+
+extension String: _ArchiveSpecialEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        encoder.table.string(self)
+    }
+}
+
+extension Bool: _ArchiveSpecialEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        encoder.table.bool(self)
+    }
+}
+
+extension Double: _ArchiveSpecialEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        encoder.table.real(self)
+    }
+}
+
+extension Float: _ArchiveSpecialEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        encoder.table.float(self)
+    }
+}
+
+/// Every fixed-width integer type is a plain integer object.
+protocol _ArchiveIntegerEncodable: _ArchiveSpecialEncodable, BinaryInteger {}
+
+extension _ArchiveIntegerEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        if let signed = Int64(exactly: self) { return encoder.table.integer(signed) }
+        return encoder.table.unsignedInteger(UInt64(truncatingIfNeeded: self))
+    }
+}
+
+extension Int: _ArchiveIntegerEncodable {}
+extension Int8: _ArchiveIntegerEncodable {}
+extension Int16: _ArchiveIntegerEncodable {}
+extension Int32: _ArchiveIntegerEncodable {}
+extension Int64: _ArchiveIntegerEncodable {}
+extension UInt: _ArchiveIntegerEncodable {}
+extension UInt8: _ArchiveIntegerEncodable {}
+extension UInt16: _ArchiveIntegerEncodable {}
+extension UInt32: _ArchiveIntegerEncodable {}
+extension UInt64: _ArchiveIntegerEncodable {}
+
+extension Data: _ArchiveSpecialEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        encoder.table.data(self)
+    }
+}
+
+extension Date: _ArchiveSpecialEncodable {
+    /// NSDate: `{NS.time: seconds since 2001-01-01 UTC}`.
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        let made = encoder.makeObject(kind: .fields, className: .date)
+        made.box.fields.append(.init(key: encoder.table.keyID("NS.time"), value: .real(timeIntervalSinceReferenceDate)))
+        return made.uid
+    }
+}
+
+extension URL: _ArchiveSpecialEncodable {
+    /// NSURL: `{NS.base: UID of the base URL or 0, NS.relative: UID of the relative string}`.
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        let made = encoder.makeObject(kind: .fields, className: .url)
+        let base: Int32 = try baseURL.map { try $0._archiveEncode(with: encoder, at: path()) } ?? 0
+        made.box.fields.append(.init(key: encoder.table.keyID("NS.base"), value: .uid(base)))
+        made.box.fields.append(.init(key: encoder.table.keyID("NS.relative"), value: .uid(encoder.table.string(relativeString))))
+        return made.uid
+    }
+}
+
+extension UUID: _ArchiveSpecialEncodable {
+    /// NSUUID: `{NS.uuidbytes: 16 bytes}`.
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        let made = encoder.makeObject(kind: .fields, className: .uuid)
+        let bytes = withUnsafeBytes(of: uuid) { Data($0) }
+        made.box.fields.append(.init(key: encoder.table.keyID("NS.uuidbytes"), value: .data(bytes)))
+        return made.uid
+    }
+}
+
+extension Decimal: _ArchiveSpecialEncodable {
+    /// NSDecimalNumber, in Apple's keyed layout: exponent, length, sign and compact flags,
+    /// byte order 1 (little-endian) and a 16-byte mantissa of eight UInt16s.
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        let made = encoder.makeObject(kind: .fields, className: .decimalNumber)
+        let table = encoder.table
+        let layout = DecimalLayout(self)
+        made.box.fields.append(contentsOf: [
+            .init(key: table.keyID("NS.exponent"), value: .integer(Int64(layout.exponent))),
+            .init(key: table.keyID("NS.length"), value: .integer(Int64(layout.length))),
+            .init(key: table.keyID("NS.negative"), value: .bool(layout.isNegative)),
+            .init(key: table.keyID("NS.compact"), value: .bool(true)),
+            .init(key: table.keyID("NS.mantissa.bo"), value: .integer(1)),
+            .init(key: table.keyID("NS.mantissa"), value: .data(layout.mantissaBytes)),
+        ])
+        return made.uid
+    }
+}
+
+// MARK: - Unordered collections, in a deterministic order
+
+/// A sort key that makes dictionary and set output independent of hash order.
+enum ArchiveSortKey: Comparable {
+    case integer(Int64)
+    case unsigned(UInt64)
+    case string(String)
+    /// The value's own archive bytes, for keys of any other type.
+    case bytes([UInt8])
+
+    static func < (lhs: ArchiveSortKey, rhs: ArchiveSortKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.integer(let a), .integer(let b)): return a < b
+        case (.unsigned(let a), .unsigned(let b)): return a < b
+        case (.string(let a), .string(let b)): return a < b
+        case (.bytes(let a), .bytes(let b)): return a.lexicographicallyPrecedes(b)
+        default: return lhs.rank < rhs.rank
+        }
+    }
+
+    private var rank: Int {
+        switch self {
+        case .integer: return 0
+        case .unsigned: return 1
+        case .string: return 2
+        case .bytes: return 3
+        }
+    }
+
+    /// The sort key of `value`: direct for strings and integers, else its encoded bytes.
+    static func of<T: Encodable>(_ value: T, userInfo: [CodingUserInfoKey: Any]) throws -> ArchiveSortKey {
+        if let string = value as? String { return .string(string) }
+        if let integer = value as? any BinaryInteger {
+            if let signed = Int64(exactly: integer) { return .integer(signed) }
+            return .unsigned(UInt64(truncatingIfNeeded: integer))
+        }
+        let table = ArchiveObjectTable()
+        let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
+        table.top = [("root", try encoder.box(value, at: .root))]
+        return .bytes(table.binary())
+    }
+}
+
+extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Encodable {
+    /// NSDictionary: keys and values are objects of their own, whatever the key type.
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        var entries = [(sortKey: ArchiveSortKey, key: Key, value: Value)]()
+        entries.reserveCapacity(count)
+        for (key, value) in self {
+            entries.append((try ArchiveSortKey.of(key, userInfo: encoder.userInfo), key, value))
+        }
+        entries.sort { $0.sortKey < $1.sortKey }
+        let made = encoder.makeObject(kind: .dictionary)
+        made.box.keys.reserveCapacity(count)
+        made.box.elements.reserveCapacity(count)
+        let base = path()
+        for entry in entries {
+            let entryPath = base.appending(ArchiveCodingKey(stringValue: "\(entry.key)"))
+            made.box.keys.append(try encoder.box(entry.key, at: entryPath))
+            made.box.elements.append(try encoder.box(entry.value, at: entryPath))
+        }
+        return made.uid
+    }
+}
+
+extension Set: _ArchiveSpecialEncodable where Element: Encodable {
+    /// NSSet, elements in a deterministic order.
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        var elements = [(sortKey: ArchiveSortKey, element: Element)]()
+        elements.reserveCapacity(count)
+        for element in self {
+            elements.append((try ArchiveSortKey.of(element, userInfo: encoder.userInfo), element))
+        }
+        elements.sort { $0.sortKey < $1.sortKey }
+        let made = encoder.makeObject(kind: .array, className: .set)
+        let base = path()
+        for (index, entry) in elements.enumerated() {
+            made.box.elements.append(try encoder.box(entry.element, at: base.appending(index: index)))
+        }
+        return made.uid
+    }
+}

@@ -1,0 +1,414 @@
+import Foundation
+
+/// A lazily parsed binary property list (`bplist00`).
+///
+/// Creating one validates the header and the trailer only; objects are parsed on demand
+/// from the offset table, so reading one field of a large archive touches only the bytes
+/// of that field. Every offset, reference and length is checked before it is used:
+/// malformed input throws a ``PropertyListError``, it never traps.
+///
+/// ```swift
+/// let plist = try BinaryPropertyList(data)
+/// let value = try plist.topValue()          // the whole tree
+/// ```
+public struct BinaryPropertyList: Sendable {
+    /// The file's bytes.
+    let bytes: [UInt8]
+    /// Width in bytes of each offset-table entry (1…8).
+    let offsetSize: Int
+    /// Width in bytes of each object reference (1…8).
+    let refSize: Int
+    /// Number of objects in the offset table.
+    public let objectCount: Int
+    /// Reference of the top object.
+    public let topObject: Int
+    /// Where the offset table starts; every object lies before it.
+    let offsetTableStart: Int
+
+    /// Validates the header and trailer of `data`.
+    ///
+    /// - Throws: ``PropertyListError`` when the data is not a sound `bplist00`.
+    public init(_ data: Data) throws {
+        try self.init(bytes: [UInt8](data))
+    }
+
+    /// Validates the header and trailer of `bytes`.
+    public init(bytes: [UInt8]) throws {
+        self.bytes = bytes
+        let trailerSize = 32
+        guard bytes.count >= 8 + 1 + trailerSize else {
+            throw PropertyListError("binary property list is too short (\(bytes.count) bytes)")
+        }
+        guard bytes[0] == 0x62, bytes[1] == 0x70, bytes[2] == 0x6C, bytes[3] == 0x69,
+              bytes[4] == 0x73, bytes[5] == 0x74, bytes[6] == 0x30, bytes[7] == 0x30
+        else { throw PropertyListError("missing bplist00 header") }
+        let trailer = bytes.count - trailerSize
+        offsetSize = Int(bytes[trailer + 6])
+        refSize = Int(bytes[trailer + 7])
+        let count = Self.readBigEndian(bytes, at: trailer + 8, size: 8)
+        let top = Self.readBigEndian(bytes, at: trailer + 16, size: 8)
+        let tableStart = Self.readBigEndian(bytes, at: trailer + 24, size: 8)
+        guard (1...8).contains(offsetSize) else {
+            throw PropertyListError("trailer: offset size \(offsetSize) is not 1…8")
+        }
+        guard (1...8).contains(refSize) else {
+            throw PropertyListError("trailer: reference size \(refSize) is not 1…8")
+        }
+        guard count >= 1 else { throw PropertyListError("trailer: no objects") }
+        guard top < count else {
+            throw PropertyListError("trailer: top object \(top) is not below the object count \(count)")
+        }
+        guard tableStart >= 9, tableStart < UInt64(trailer) else {
+            throw PropertyListError("trailer: offset table at \(tableStart) is outside the file")
+        }
+        // The table must fit between its start and the trailer; count × size cannot
+        // overflow because count is bounded by the file length first.
+        guard count <= UInt64(trailer), count * UInt64(offsetSize) <= UInt64(trailer) - tableStart else {
+            throw PropertyListError("trailer: offset table of \(count) × \(offsetSize) bytes does not fit in the file")
+        }
+        if refSize < 8, (count - 1) >> (8 * UInt64(refSize)) != 0 {
+            throw PropertyListError("trailer: reference size \(refSize) is too narrow for \(count) objects")
+        }
+        if offsetSize < 8, (tableStart - 1) >> (8 * UInt64(offsetSize)) != 0 {
+            throw PropertyListError("trailer: offset size \(offsetSize) is too narrow for offset \(tableStart)")
+        }
+        objectCount = Int(count)
+        topObject = Int(top)
+        offsetTableStart = Int(tableStart)
+    }
+
+    /// Reads an unsigned big-endian integer of `size` (≤ 8) bytes; the caller checked the range.
+    @inline(__always)
+    static func readBigEndian(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in position..<(position + size) {
+            value = value << 8 | UInt64(bytes[i])
+        }
+        return value
+    }
+
+    // MARK: - Shallow access
+
+    /// A run of object references inside a container: `count` references of the list's
+    /// width starting at byte `start`.
+    struct RefList: Sendable {
+        let start: Int
+        let count: Int
+    }
+
+    /// One object, parsed without its children.
+    enum Object {
+        case bool(Bool)
+        case integer(Int64)
+        case unsignedInteger(UInt64)
+        case real(Double)
+        case float(Float)
+        case date(Double)
+        case data(Range<Int>)
+        case asciiString(Range<Int>)
+        case utf16String(Range<Int>)
+        case uid(UInt64)
+        case array(RefList)
+        case dictionary(keys: RefList, values: RefList)
+    }
+
+    /// The byte offset of object `ref`.
+    @inline(__always)
+    func offset(of ref: Int) throws -> Int {
+        guard ref >= 0, ref < objectCount else {
+            throw PropertyListError("object reference \(ref) is out of range (\(objectCount) objects)")
+        }
+        let position = offsetTableStart + ref * offsetSize
+        let offset = Self.readBigEndian(bytes, at: position, size: offsetSize)
+        guard offset >= 8, offset < UInt64(offsetTableStart) else {
+            throw PropertyListError("object \(ref): offset \(offset) is outside the object area")
+        }
+        return Int(offset)
+    }
+
+    /// The `index`-th reference of `list`, checked against the object count.
+    @inline(__always)
+    func ref(_ list: RefList, _ index: Int) throws -> Int {
+        let value = Self.readBigEndian(bytes, at: list.start + index * refSize, size: refSize)
+        guard value < UInt64(objectCount) else {
+            throw PropertyListError("reference \(value) at byte \(list.start + index * refSize) is out of range (\(objectCount) objects)")
+        }
+        return Int(value)
+    }
+
+    /// Parses the marker of object `ref` and returns its shallow form.
+    func object(_ ref: Int) throws -> Object {
+        let start = try offset(of: ref)
+        let marker = bytes[start]
+        let info = Int(marker & 0x0F)
+        let end = offsetTableStart
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: return .bool(false)
+            case 0x09: return .bool(true)
+            default: throw PropertyListError("object \(ref): unsupported marker 0x\(String(marker, radix: 16))")
+            }
+        case 0x1:
+            return try integer(at: start, ref: ref)
+        case 0x2:
+            if info == 2, start + 5 <= end {
+                return .float(Float(bitPattern: UInt32(Self.readBigEndian(bytes, at: start + 1, size: 4))))
+            }
+            if info == 3, start + 9 <= end {
+                return .real(Double(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8)))
+            }
+            throw PropertyListError("object \(ref): bad real (marker 0x\(String(marker, radix: 16)))")
+        case 0x3:
+            guard marker == 0x33, start + 9 <= end else {
+                throw PropertyListError("object \(ref): bad date (marker 0x\(String(marker, radix: 16)))")
+            }
+            return .date(Double(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8)))
+        case 0x4, 0x5, 0x6:
+            let (count, body) = try lengthAndBody(start: start, info: info, ref: ref)
+            let unit = marker >> 4 == 0x6 ? 2 : 1
+            guard count <= (end - body) / unit else {
+                throw PropertyListError("object \(ref): length \(count) runs past the object area")
+            }
+            let range = body..<(body + count * unit)
+            switch marker >> 4 {
+            case 0x4: return .data(range)
+            case 0x5: return .asciiString(range)
+            default: return .utf16String(range)
+            }
+        case 0x8:
+            let size = info + 1
+            guard start + 1 + size <= end else {
+                throw PropertyListError("object \(ref): UID runs past the object area")
+            }
+            if size > 8 {
+                // A 9…16-byte UID is accepted when its high bytes are zero.
+                for i in (start + 1)..<(start + 1 + size - 8) where bytes[i] != 0 {
+                    throw PropertyListError("object \(ref): UID is larger than 64 bits")
+                }
+                return .uid(Self.readBigEndian(bytes, at: start + 1 + size - 8, size: 8))
+            }
+            return .uid(Self.readBigEndian(bytes, at: start + 1, size: size))
+        case 0xA, 0xC:
+            let (count, body) = try lengthAndBody(start: start, info: info, ref: ref)
+            guard count <= (end - body) / refSize else {
+                throw PropertyListError("object \(ref): \(count) references run past the object area")
+            }
+            return .array(RefList(start: body, count: count))
+        case 0xD:
+            let (count, body) = try lengthAndBody(start: start, info: info, ref: ref)
+            guard count <= (end - body) / refSize / 2 else {
+                throw PropertyListError("object \(ref): \(count) dictionary entries run past the object area")
+            }
+            return .dictionary(keys: RefList(start: body, count: count),
+                               values: RefList(start: body + count * refSize, count: count))
+        default:
+            throw PropertyListError("object \(ref): unknown marker 0x\(String(marker, radix: 16))")
+        }
+    }
+
+    /// Reads an integer object (`0x1n`, 1/2/4/8/16 bytes) at `start`.
+    private func integer(at start: Int, ref: Int) throws -> Object {
+        let marker = bytes[start]
+        let info = Int(marker & 0x0F)
+        guard info <= 4 else {
+            throw PropertyListError("object \(ref): integer of 2^\(info) bytes is not supported")
+        }
+        let size = 1 << info
+        guard start + 1 + size <= offsetTableStart else {
+            throw PropertyListError("object \(ref): integer runs past the object area")
+        }
+        switch size {
+        case 1, 2, 4:
+            return .integer(Int64(Self.readBigEndian(bytes, at: start + 1, size: size)))
+        case 8:
+            return .integer(Int64(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8)))
+        default:
+            let high = Self.readBigEndian(bytes, at: start + 1, size: 8)
+            let low = Self.readBigEndian(bytes, at: start + 9, size: 8)
+            if high == 0 {
+                return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
+            }
+            if high == UInt64.max, low > UInt64(Int64.max) {
+                return .integer(Int64(bitPattern: low))
+            }
+            throw PropertyListError("object \(ref): 128-bit integer does not fit in 64 bits")
+        }
+    }
+
+    /// The element count of a data/string/array/dict object and where its body starts.
+    /// Counts of 15 or more are stored as an integer object after the marker.
+    private func lengthAndBody(start: Int, info: Int, ref: Int) throws -> (count: Int, body: Int) {
+        if info != 0x0F { return (info, start + 1) }
+        let position = start + 1
+        guard position < offsetTableStart, bytes[position] >> 4 == 0x1 else {
+            throw PropertyListError("object \(ref): missing length integer")
+        }
+        let sizeExponent = Int(bytes[position] & 0x0F)
+        guard sizeExponent <= 3 else {
+            throw PropertyListError("object \(ref): length integer of 2^\(sizeExponent) bytes")
+        }
+        let size = 1 << sizeExponent
+        guard position + 1 + size <= offsetTableStart else {
+            throw PropertyListError("object \(ref): length runs past the object area")
+        }
+        let count = Self.readBigEndian(bytes, at: position + 1, size: size)
+        guard count <= UInt64(offsetTableStart) else {
+            throw PropertyListError("object \(ref): length \(count) is larger than the file")
+        }
+        return (Int(count), position + 1 + size)
+    }
+
+    // MARK: - Typed shallow readers
+
+    /// Decodes an ASCII string body. Bytes above 0x7F are read as Latin-1 rather than
+    /// rejected, as CoreFoundation does.
+    func asciiString(_ range: Range<Int>) -> String {
+        let slice = bytes[range]
+        if slice.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        var scalars = String.UnicodeScalarView()
+        for byte in slice { scalars.append(Unicode.Scalar(byte)) }
+        return String(scalars)
+    }
+
+    /// Decodes a UTF-16BE string body, rejecting unpaired surrogates.
+    func utf16String(_ range: Range<Int>, ref: Int) throws -> String {
+        var units = [UInt16]()
+        units.reserveCapacity(range.count / 2)
+        var i = range.lowerBound
+        while i + 1 < range.upperBound {
+            units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
+            i += 2
+        }
+        var result = String.UnicodeScalarView()
+        var iterator = units.makeIterator()
+        var decoder = UTF16()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): result.append(scalar)
+            case .emptyInput: break loop
+            case .error: throw PropertyListError("object \(ref): invalid UTF-16 string")
+            }
+        }
+        return String(result)
+    }
+
+    /// The string value of object `ref`, or `nil` when it is not a string.
+    func string(_ ref: Int) throws -> String? {
+        switch try object(ref) {
+        case .asciiString(let range): return asciiString(range)
+        case .utf16String(let range): return try utf16String(range, ref: ref)
+        default: return nil
+        }
+    }
+
+    /// Whether object `ref` is the string `key`, without building a `String` when the
+    /// stored string is ASCII (the hot path of keyed decoding).
+    func stringEquals(_ ref: Int, _ key: String) throws -> Bool {
+        switch try object(ref) {
+        case .asciiString(let range):
+            var key = key
+            return key.withUTF8 { utf8 in
+                guard utf8.count == range.count else { return false }
+                var i = range.lowerBound
+                for byte in utf8 {
+                    if bytes[i] != byte { return false }
+                    i += 1
+                }
+                return true
+            }
+        case .utf16String(let range):
+            return try utf16String(range, ref: ref) == key
+        default:
+            return false
+        }
+    }
+
+    // MARK: - Deep values
+
+    /// The whole tree under the top object.
+    ///
+    /// - Parameter maxDepth: containers nested deeper than this throw (protection against
+    ///   malicious input; Apple's own reader uses 512).
+    public func topValue(maxDepth: Int = 512) throws -> PropertyListValue {
+        try value(at: topObject, maxDepth: maxDepth)
+    }
+
+    /// The tree under object `ref`. A container that contains itself, nesting deeper than
+    /// `maxDepth`, or shared containers that would expand the tree past a size
+    /// proportional to the file all throw.
+    public func value(at ref: Int, maxDepth: Int = 512) throws -> PropertyListValue {
+        var walker = TreeWalker(plist: self, maxDepth: maxDepth)
+        return try walker.value(ref, depth: 0)
+    }
+
+    /// State of one deep read: which containers are open (cycle check) and how many
+    /// nodes have been produced (fan-out check).
+    private struct TreeWalker {
+        let plist: BinaryPropertyList
+        let maxDepth: Int
+        var open: Set<Int> = []
+        var budget: Int
+
+        init(plist: BinaryPropertyList, maxDepth: Int) {
+            self.plist = plist
+            self.maxDepth = maxDepth
+            // A plist cannot legitimately describe more nodes than a generous multiple of
+            // its object count unless containers are shared, which real writers do not do.
+            budget = plist.objectCount.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
+        }
+
+        mutating func value(_ ref: Int, depth: Int) throws -> PropertyListValue {
+            budget -= 1
+            guard budget >= 0 else {
+                throw PropertyListError("object \(ref): shared containers expand beyond the size limit")
+            }
+            let object = try plist.object(ref)
+            switch object {
+            case .bool(let b): return .bool(b)
+            case .integer(let i): return .integer(i)
+            case .unsignedInteger(let u): return .unsignedInteger(u)
+            case .real(let d): return .real(d)
+            case .float(let f): return .float(f)
+            case .date(let d): return .date(d)
+            case .data(let range): return .data(Data(plist.bytes[range]))
+            case .asciiString(let range): return .string(plist.asciiString(range))
+            case .utf16String(let range): return .string(try plist.utf16String(range, ref: ref))
+            case .uid(let u): return .uid(u)
+            case .array(let list):
+                try enter(ref, depth: depth)
+                defer { open.remove(ref) }
+                var items = [PropertyListValue]()
+                items.reserveCapacity(list.count)
+                for i in 0..<list.count {
+                    items.append(try value(try plist.ref(list, i), depth: depth + 1))
+                }
+                return .array(items)
+            case .dictionary(let keys, let values):
+                try enter(ref, depth: depth)
+                defer { open.remove(ref) }
+                var entries = [PropertyListEntry]()
+                entries.reserveCapacity(keys.count)
+                for i in 0..<keys.count {
+                    let keyRef = try plist.ref(keys, i)
+                    guard let key = try plist.string(keyRef) else {
+                        throw PropertyListError("object \(ref): dictionary key \(i) (object \(keyRef)) is not a string")
+                    }
+                    entries.append(PropertyListEntry(key: key, value: try value(try plist.ref(values, i), depth: depth + 1)))
+                }
+                return .dictionary(entries)
+            }
+        }
+
+        mutating func enter(_ ref: Int, depth: Int) throws {
+            guard depth < maxDepth else {
+                throw PropertyListError("object \(ref): nesting deeper than \(maxDepth)")
+            }
+            guard open.insert(ref).inserted else {
+                throw PropertyListError("object \(ref): container contains itself")
+            }
+        }
+    }
+}

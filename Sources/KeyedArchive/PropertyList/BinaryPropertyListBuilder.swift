@@ -1,0 +1,322 @@
+import Foundation
+
+/// Builds a `bplist00` file object by object.
+///
+/// Scalars are encoded into one byte buffer as they are added; containers record their
+/// children's references and are written at the end, once the object count (and so the
+/// narrowest reference width) is known. Equal strings, numbers, dates, data and UIDs are
+/// stored once. Hashing is done by the caller's choice of entry point: the archive writer
+/// adds keys it has already interned through ``string(_:)`` once per distinct key.
+struct BinaryPropertyListBuilder {
+    /// Encoded scalar objects, back to back.
+    private var scalars: [UInt8] = []
+    /// Per object: its offset in `scalars` (≥ 0), or `~index` into `containers`.
+    private var locations: [Int] = []
+    /// Containers, written after the scalars.
+    private var containers: [Container] = []
+    /// Child references of every container, back to back.
+    private var childRefs: [Int] = []
+
+    private struct Container {
+        var isDictionary: Bool
+        var start: Int
+        /// Number of entries (a dictionary has twice as many references).
+        var count: Int
+    }
+
+    // Uniquing tables.
+    private var stringRefs: [String: Int] = [:]
+    private var integerRefs: [Int64: Int] = [:]
+    private var unsignedRefs: [UInt64: Int] = [:]
+    private var realRefs: [UInt64: Int] = [:]
+    private var floatRefs: [UInt32: Int] = [:]
+    private var dateRefs: [UInt64: Int] = [:]
+    private var dataRefs: [Data: Int] = [:]
+    /// Small UIDs (the usual case, bounded by the archive's object count) in a dense table.
+    private var smallUIDRefs: [Int] = []
+    private var largeUIDRefs: [UInt64: Int] = [:]
+    private var boolRefs: (false: Int, true: Int) = (-1, -1)
+
+    /// Number of objects added so far.
+    var objectCount: Int { locations.count }
+
+    init(expectedObjects: Int = 0) {
+        scalars.reserveCapacity(expectedObjects * 8)
+        locations.reserveCapacity(expectedObjects)
+    }
+
+    // MARK: - Scalars
+
+    private mutating func beginScalar() -> Int {
+        let ref = locations.count
+        locations.append(scalars.count)
+        return ref
+    }
+
+    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
+        var shift = (size - 1) * 8
+        while shift >= 0 {
+            scalars.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+            shift -= 8
+        }
+    }
+
+    /// Appends a marker with a count: in the low nibble below 15, else as an integer after it.
+    private mutating func appendMarker(_ high: UInt8, count: Int) {
+        if count < 15 {
+            scalars.append(high | UInt8(count))
+        } else {
+            scalars.append(high | 0x0F)
+            appendIntegerBody(Int64(count))
+        }
+    }
+
+    /// An integer marker and body, narrowest width: 1, 2, 4 bytes for non-negative values,
+    /// 8 bytes for the rest (negative numbers are always 8 bytes, as CoreFoundation writes them).
+    private mutating func appendIntegerBody(_ value: Int64) {
+        switch value {
+        case 0...0xFF:
+            scalars.append(0x10); scalars.append(UInt8(value))
+        case 0...0xFFFF:
+            scalars.append(0x11); appendBigEndian(UInt64(value), size: 2)
+        case 0...0xFFFF_FFFF:
+            scalars.append(0x12); appendBigEndian(UInt64(value), size: 4)
+        default:
+            scalars.append(0x13); appendBigEndian(UInt64(bitPattern: value), size: 8)
+        }
+    }
+
+    mutating func integer(_ value: Int64) -> Int {
+        if let ref = integerRefs[value] { return ref }
+        let ref = beginScalar()
+        appendIntegerBody(value)
+        integerRefs[value] = ref
+        return ref
+    }
+
+    /// An unsigned integer; values above `Int64.max` take the 16-byte form.
+    mutating func unsignedInteger(_ value: UInt64) -> Int {
+        if value <= UInt64(Int64.max) { return integer(Int64(value)) }
+        if let ref = unsignedRefs[value] { return ref }
+        let ref = beginScalar()
+        scalars.append(0x14)
+        appendBigEndian(0, size: 8)
+        appendBigEndian(value, size: 8)
+        unsignedRefs[value] = ref
+        return ref
+    }
+
+    mutating func real(_ value: Double) -> Int {
+        let bits = value.bitPattern
+        if let ref = realRefs[bits] { return ref }
+        let ref = beginScalar()
+        scalars.append(0x23)
+        appendBigEndian(bits, size: 8)
+        realRefs[bits] = ref
+        return ref
+    }
+
+    mutating func float(_ value: Float) -> Int {
+        let bits = value.bitPattern
+        if let ref = floatRefs[bits] { return ref }
+        let ref = beginScalar()
+        scalars.append(0x22)
+        appendBigEndian(UInt64(bits), size: 4)
+        floatRefs[bits] = ref
+        return ref
+    }
+
+    mutating func bool(_ value: Bool) -> Int {
+        let existing = value ? boolRefs.true : boolRefs.false
+        if existing >= 0 { return existing }
+        let ref = beginScalar()
+        scalars.append(value ? 0x09 : 0x08)
+        if value { boolRefs.true = ref } else { boolRefs.false = ref }
+        return ref
+    }
+
+    mutating func date(_ secondsSince2001: Double) -> Int {
+        let bits = secondsSince2001.bitPattern
+        if let ref = dateRefs[bits] { return ref }
+        let ref = beginScalar()
+        scalars.append(0x33)
+        appendBigEndian(bits, size: 8)
+        dateRefs[bits] = ref
+        return ref
+    }
+
+    mutating func data(_ value: Data) -> Int {
+        if let ref = dataRefs[value] { return ref }
+        let ref = beginScalar()
+        appendMarker(0x40, count: value.count)
+        scalars.append(contentsOf: value)
+        dataRefs[value] = ref
+        return ref
+    }
+
+    mutating func string(_ value: String) -> Int {
+        if let ref = stringRefs[value] { return ref }
+        let ref = beginScalar()
+        var value = value
+        value.withUTF8 { utf8 in
+            if utf8.allSatisfy({ $0 < 0x80 }) {
+                appendMarker(0x50, count: utf8.count)
+                scalars.append(contentsOf: utf8)
+            }
+        }
+        if scalars.count == locations[ref] {
+            // Not ASCII: UTF-16 big-endian, counted in code units.
+            let units = value.utf16
+            appendMarker(0x60, count: units.count)
+            for unit in units {
+                scalars.append(UInt8(unit >> 8))
+                scalars.append(UInt8(unit & 0xFF))
+            }
+        }
+        stringRefs[value] = ref
+        return ref
+    }
+
+    mutating func uid(_ value: UInt64) -> Int {
+        if value < 1 << 20 {
+            let index = Int(value)
+            if index < smallUIDRefs.count, smallUIDRefs[index] >= 0 { return smallUIDRefs[index] }
+            if index >= smallUIDRefs.count {
+                smallUIDRefs.append(contentsOf: repeatElement(-1, count: index + 1 - smallUIDRefs.count))
+            }
+            let ref = appendUID(value)
+            smallUIDRefs[index] = ref
+            return ref
+        }
+        if let ref = largeUIDRefs[value] { return ref }
+        let ref = appendUID(value)
+        largeUIDRefs[value] = ref
+        return ref
+    }
+
+    private mutating func appendUID(_ value: UInt64) -> Int {
+        let ref = beginScalar()
+        let size = value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+        scalars.append(0x80 | UInt8(size - 1))
+        appendBigEndian(value, size: size)
+        return ref
+    }
+
+    // MARK: - Containers
+
+    /// Adds an array of already-added objects.
+    mutating func array<C: Collection>(_ refs: C) -> Int where C.Element == Int {
+        let ref = locations.count
+        locations.append(~containers.count)
+        containers.append(Container(isDictionary: false, start: childRefs.count, count: refs.count))
+        childRefs.append(contentsOf: refs)
+        return ref
+    }
+
+    /// Adds a dictionary; `keys` and `values` have the same count.
+    mutating func dictionary<K: Collection, V: Collection>(keys: K, values: V) -> Int
+    where K.Element == Int, V.Element == Int {
+        let ref = locations.count
+        locations.append(~containers.count)
+        containers.append(Container(isDictionary: true, start: childRefs.count, count: keys.count))
+        childRefs.append(contentsOf: keys)
+        childRefs.append(contentsOf: values)
+        return ref
+    }
+
+    // MARK: - Output
+
+    /// Bytes needed to store `value` (at least 1).
+    private static func width(of value: UInt64) -> Int {
+        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
+    }
+
+    /// Writes the file with `top` as its root object.
+    func finish(top: Int) -> [UInt8] {
+        let count = locations.count
+        let refSize = Self.width(of: UInt64(max(count, 1) - 1))
+        var out = [UInt8]()
+        out.reserveCapacity(8 + scalars.count + childRefs.count * refSize + containers.count * 3 + count * 4 + 32)
+        out.append(contentsOf: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30])  // "bplist00"
+        out.append(contentsOf: scalars)
+
+        func appendBigEndian(_ value: UInt64, size: Int) {
+            var shift = (size - 1) * 8
+            while shift >= 0 {
+                out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+                shift -= 8
+            }
+        }
+        func appendMarker(_ high: UInt8, count: Int) {
+            if count < 15 {
+                out.append(high | UInt8(count))
+            } else {
+                out.append(high | 0x0F)
+                let size = Self.width(of: UInt64(count))
+                out.append(0x10 | UInt8(size.trailingZeroBitCount))
+                appendBigEndian(UInt64(count), size: size)
+            }
+        }
+
+        var containerOffsets = [Int]()
+        containerOffsets.reserveCapacity(containers.count)
+        for container in containers {
+            containerOffsets.append(out.count)
+            appendMarker(container.isDictionary ? 0xD0 : 0xA0, count: container.count)
+            let refCount = container.isDictionary ? container.count * 2 : container.count
+            for i in container.start..<(container.start + refCount) {
+                appendBigEndian(UInt64(childRefs[i]), size: refSize)
+            }
+        }
+
+        let tableStart = out.count
+        let offsetSize = Self.width(of: UInt64(tableStart))
+        for location in locations {
+            let offset = location >= 0 ? 8 + location : containerOffsets[~location]
+            appendBigEndian(UInt64(offset), size: offsetSize)
+        }
+        out.append(contentsOf: [0, 0, 0, 0, 0, 0])
+        out.append(UInt8(offsetSize))
+        out.append(UInt8(refSize))
+        appendBigEndian(UInt64(count), size: 8)
+        appendBigEndian(UInt64(top), size: 8)
+        appendBigEndian(UInt64(tableStart), size: 8)
+        return out
+    }
+}
+
+/// Writes a ``PropertyListValue`` tree as a binary property list.
+enum BinaryPropertyListWriter {
+    static func write(_ value: PropertyListValue) -> [UInt8] {
+        var builder = BinaryPropertyListBuilder()
+        let top = add(value, to: &builder)
+        return builder.finish(top: top)
+    }
+
+    private static func add(_ value: PropertyListValue, to builder: inout BinaryPropertyListBuilder) -> Int {
+        switch value {
+        case .string(let s): return builder.string(s)
+        case .integer(let i): return builder.integer(i)
+        case .unsignedInteger(let u): return builder.unsignedInteger(u)
+        case .real(let d): return builder.real(d)
+        case .float(let f): return builder.float(f)
+        case .bool(let b): return builder.bool(b)
+        case .date(let d): return builder.date(d)
+        case .data(let d): return builder.data(d)
+        case .uid(let u): return builder.uid(u)
+        case .array(let items):
+            let refs = items.map { add($0, to: &builder) }
+            return builder.array(refs)
+        case .dictionary(let entries):
+            var keys = [Int]()
+            var values = [Int]()
+            keys.reserveCapacity(entries.count)
+            values.reserveCapacity(entries.count)
+            for entry in entries {
+                keys.append(builder.string(entry.key))
+                values.append(add(entry.value, to: &builder))
+            }
+            return builder.dictionary(keys: keys, values: values)
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import Foundation
+
+/// A property-list value, including the `UID` type that keyed archives use for references.
+///
+/// This is the value tree the property-list engine reads and writes. Dictionaries keep
+/// their entries in order (a property list has no ordering rule, but a deterministic
+/// writer needs one), and reals remember whether they were stored in 4 or 8 bytes.
+///
+/// ```swift
+/// let value: PropertyListValue = .dictionary([
+///     .init(key: "name", value: .string("Rex")),
+///     .init(key: "ref", value: .uid(1)),
+/// ])
+/// let bytes = try BinaryPropertyListWriter.write(value)
+/// let back = try BinaryPropertyList(bytes).topValue()
+/// assert(back == value)
+/// ```
+public indirect enum PropertyListValue: Hashable, Sendable {
+    /// A string (written as ASCII when it can be, UTF-16BE otherwise).
+    case string(String)
+    /// An integer that fits in `Int64`.
+    case integer(Int64)
+    /// An integer above `Int64.max` (stored as a 16-byte integer).
+    case unsignedInteger(UInt64)
+    /// An 8-byte real.
+    case real(Double)
+    /// A 4-byte real.
+    case float(Float)
+    /// A boolean.
+    case bool(Bool)
+    /// A date, as seconds since 2001-01-01 00:00:00 UTC.
+    case date(Double)
+    /// Raw bytes.
+    case data(Data)
+    /// A keyed-archive reference (`CF$UID` in XML).
+    case uid(UInt64)
+    /// An ordered array.
+    case array([PropertyListValue])
+    /// A dictionary whose entries keep their order.
+    case dictionary([PropertyListEntry])
+
+    /// The value for `key` when this is a dictionary (first match), else `nil`.
+    public subscript(key: String) -> PropertyListValue? {
+        guard case .dictionary(let entries) = self else { return nil }
+        return entries.first(where: { $0.key == key })?.value
+    }
+}
+
+/// One key-value pair of a ``PropertyListValue/dictionary(_:)``.
+public struct PropertyListEntry: Hashable, Sendable {
+    /// The key.
+    public var key: String
+    /// The value.
+    public var value: PropertyListValue
+
+    /// Creates an entry.
+    public init(key: String, value: PropertyListValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// The two serializations of a property list.
+public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
+    /// `bplist00`, Apple's binary format: compact and fast. The default.
+    case binary
+    /// The XML format with the Apple plist DTD.
+    case xml
+}
+
+/// An error from the property-list engine: the input is not a well-formed property list.
+///
+/// The message says what is wrong and where (byte offset, object number or line).
+public struct PropertyListError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, with its position.
+    public var message: String
+
+    /// Creates an error with a message.
+    public init(_ message: String) {
+        self.message = message
+    }
+
+    public var description: String { "invalid property list: \(message)" }
+}
+
+extension PropertyListValue {
+    /// Seconds between 1970-01-01 and 2001-01-01, the property-list date epoch.
+    static let referenceDateOffset: Double = 978_307_200
+
+    /// A short name of the value's type, for error messages.
+    var typeName: String {
+        switch self {
+        case .string: return "string"
+        case .integer, .unsignedInteger: return "integer"
+        case .real, .float: return "real"
+        case .bool: return "boolean"
+        case .date: return "date"
+        case .data: return "data"
+        case .uid: return "UID"
+        case .array: return "array"
+        case .dictionary: return "dictionary"
+        }
+    }
+}

@@ -123,7 +123,8 @@ final class _ArchiveDecoder: Decoder {
             return try cast(try special._archiveDecode(from: self, slot: slot, at: path()), to: T.self, at: path())
         }
         guard case .uid(let uid) = slot, uid != 0 else {
-            if isNil(slot) { throw valueNotFound(T.self, at: path()) }
+            // Inline values and nil go straight to the type: `Optional` reads nil through
+            // `decodeNil()`; any other type throws `valueNotFound` when it opens a container.
             return try decodeComposite(T.self, from: slot, at: path())
         }
         let isClass = T.self is AnyClass
@@ -355,7 +356,6 @@ extension _ArchiveDecoder: SingleValueDecodingContainer {
         if let special = T.self as? any _ArchiveSpecialDecodable.Type {
             return try cast(try special._archiveDecode(from: self, slot: slot, at: pathNode), to: T.self, at: pathNode)
         }
-        if isNil(slot) { throw valueNotFound(T.self, at: pathNode) }
         return try decodeComposite(T.self, from: slot, at: pathNode)
     }
 }

@@ -1,0 +1,34 @@
+import Foundation
+
+extension PropertyListValue {
+    /// Reads a property list in either format (binary `bplist00` or XML).
+    ///
+    /// ```swift
+    /// let value = try PropertyListValue(propertyList: data)
+    /// if case .dictionary(let entries) = value { print(entries.map(\.key)) }
+    /// ```
+    ///
+    /// - Parameter maxDepth: containers nested deeper than this throw (protection against
+    ///   malicious input).
+    /// - Throws: ``PropertyListError`` saying what is wrong and where.
+    public init(propertyList data: Data, maxDepth: Int = 512) throws {
+        if data.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"
+            self = try BinaryPropertyList(data).topValue(maxDepth: maxDepth)
+        } else {
+            self = try XMLPropertyListReader.read([UInt8](data), maxDepth: maxDepth)
+        }
+    }
+
+    /// Serializes the value. Binary output stores equal strings and numbers once and uses
+    /// the narrowest offset and reference widths; both formats are deterministic.
+    ///
+    /// ```swift
+    /// let xml = PropertyListValue.array([.integer(1), .string("two")]).propertyListData(format: .xml)
+    /// ```
+    public func propertyListData(format: PropertyListFormat) -> Data {
+        switch format {
+        case .binary: return Data(BinaryPropertyListWriter.write(self))
+        case .xml: return Data(XMLPropertyListWriter.write(self))
+        }
+    }
+}

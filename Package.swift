@@ -15,6 +15,13 @@ let package = Package(
             dependencies: ["KeyedArchive"],
             path: "Sources/KeyedArchiveBenchmark"
         ),
+        // The migration story: `swift run migration-example`.
+        .executableTarget(
+            name: "migration-example",
+            dependencies: ["KeyedArchive"],
+            path: "Examples/migration-example",
+            resources: [.copy("Resources/legacy-settings.plist")]
+        ),
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive"],

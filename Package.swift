@@ -5,10 +5,17 @@ let package = Package(
     name: "KeyedArchive",
     products: [
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .executable(name: "keyedarchive", targets: ["keyedarchive"]),
     ],
     targets: [
         // The library: property-list engine, archive object model, encoder, decoder, compatibility layer.
         .target(name: "KeyedArchive", path: "Sources/KeyedArchive"),
+        // The command-line tool: `swift run keyedarchive --help`.
+        .executableTarget(
+            name: "keyedarchive",
+            dependencies: ["KeyedArchive"],
+            path: "Sources/keyedarchive"
+        ),
         // Benchmarks: `swift run -c release keyedarchive-benchmark`.
         .executableTarget(
             name: "keyedarchive-benchmark",

@@ -112,14 +112,34 @@ final class ArchiveObjectTable {
         return uid
     }
 
+    /// Class names set on the encoder (`ArchiveEncoder.setClassName`), by type.
+    var classNameOverrides: [ObjectIdentifier: (name: String, classes: [String])] = [:]
+
     /// The class entry for a Swift type, derived once per type.
     func classUID(for type: Any.Type) -> Int32 {
         let id = ObjectIdentifier(type)
         if let uid = classUIDsByType[id] { return uid }
-        let names = ArchiveClassNaming.classNames(for: type)
+        let names = classNameOverrides[id] ?? ArchiveClassNaming.classNames(for: type)
         let uid = classUID(name: names.name, classes: names.classes)
         classUIDsByType[id] = uid
         return uid
+    }
+
+    /// `$classname` and `$classes` for an NSCoding or ArchiveCoding instance's class:
+    /// an override, else the type's ``ArchivedClass`` declaration, else (for NSObject
+    /// subclasses) the name Foundation's NSKeyedArchiver writes, `Module.Class`.
+    func classNames(forInstanceOf type: AnyClass) -> (name: String, classes: [String]) {
+        if let override = classNameOverrides[ObjectIdentifier(type)] { return override }
+        if type is NSObject.Type, !(type is ArchivedClass.Type) {
+            var classes: [String] = []
+            var current: AnyClass? = type
+            while let cls = current {
+                classes.append(classNameOverrides[ObjectIdentifier(cls)]?.name ?? NSStringFromClass(cls))
+                current = cls == NSObject.self ? nil : _getSuperclass(cls)
+            }
+            return (classes.first ?? NSStringFromClass(type), classes)
+        }
+        return ArchiveClassNaming.classNames(for: type)
     }
 
     /// The id of a field key, escaping a leading `$`.

@@ -31,9 +31,21 @@ open class ArchiveDecoder: @unchecked Sendable {
         }
     }
 
+    /// Whether an object's class name must match the type it is decoded as.
+    public enum ClassNameChecking: Sendable, Hashable {
+        /// The caller's type decides; class names are not compared (the default, as in FORMAT.md §5).
+        case none
+        /// An object decodes as a type only if its `$classname` is the type's archived name,
+        /// an alias registered with ``ArchiveDecoder/setType(_:forClassName:)``, or the same
+        /// name in another module (`OldApp.Person` for `Person`).
+        case strict
+    }
+
     private let lock = NSLock()
     private var _userInfo: [CodingUserInfoKey: any Sendable] = [:]
     private var _limits = Limits()
+    private var _registry = ArchiveClassRegistry()
+    private var _classNameChecking = ClassNameChecking.none
 
     /// Contextual information handed to every `init(from:)` as `decoder.userInfo`.
     open var userInfo: [CodingUserInfoKey: any Sendable] {
@@ -45,6 +57,53 @@ open class ArchiveDecoder: @unchecked Sendable {
     open var limits: Limits {
         get { lock.withLock { _limits } }
         set { lock.withLock { _limits = newValue } }
+    }
+
+    /// Whether class names must match the decoded types; see ``ClassNameChecking``.
+    open var classNameChecking: ClassNameChecking {
+        get { lock.withLock { _classNameChecking } }
+        set { lock.withLock { _classNameChecking = newValue } }
+    }
+
+    /// `NSCoding` and ``ArchiveCoding`` classes that may be instantiated from an archive,
+    /// under their own names (`Module.Class`, `Class`, or their ``ArchivedClass`` name).
+    ///
+    /// Nothing else is ever instantiated from a class name in an archive, except classes
+    /// registered with ``setClass(_:forClassName:)``. Foundation's value classes (strings,
+    /// numbers, data, dates, URLs, UUIDs, arrays, sets, dictionaries, NSNull) are always
+    /// allowed. A class name that is neither throws a `DecodingError` naming the class and
+    /// the key path.
+    ///
+    /// ```swift
+    /// decoder.allowedClasses = [LegacyProfile.self]
+    /// ```
+    open var allowedClasses: [AnyClass] {
+        get { lock.withLock { _registry.allowed } }
+        set { lock.withLock { _registry.allowed = newValue } }
+    }
+
+    /// Registers the class to instantiate for an archived class name, like
+    /// `NSKeyedUnarchiver.setClass(_:forClassName:)`; `nil` removes the registration.
+    ///
+    /// A name registered without a module also matches module-qualified names
+    /// (`Person` matches `OldApp.Person`), so renaming a module never strands an archive.
+    ///
+    /// ```swift
+    /// decoder.setClass(Profile.self, forClassName: "OldApp.UserProfile")
+    /// ```
+    open func setClass(_ cls: AnyClass?, forClassName name: String) {
+        lock.withLock { _registry.byName[name] = cls }
+    }
+
+    /// Declares another archived class name a Codable type answers to, for
+    /// ``ClassNameChecking/strict`` checking (renamed classes).
+    ///
+    /// ```swift
+    /// decoder.classNameChecking = .strict
+    /// decoder.setType(Person.self, forClassName: "LegacyPerson")
+    /// ```
+    open func setType(_ type: Any.Type, forClassName name: String) {
+        lock.withLock { _ = _registry.aliases[ObjectIdentifier(type), default: []].insert(name) }
     }
 
     /// Creates a decoder with the default options.
@@ -65,7 +124,7 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// let one = try ArchiveDecoder().decode(Person.self, forKey: "personOne", from: data)
     /// ```
     open func decode<T: Decodable>(_ type: T.Type, forKey key: String, from data: Data) throws -> T {
-        let (userInfo, limits) = lock.withLock { (_userInfo, _limits) }
+        let (userInfo, limits, registry, checking) = lock.withLock { (_userInfo, _limits, _registry, _classNameChecking) }
         let document = try Self.open(data, maxDepth: limits.maxDepth)
         guard let entry = document.top.first(where: { $0.key == key }) else {
             let keys = document.top.map { "'\($0.key)'" }.joined(separator: ", ")
@@ -76,7 +135,8 @@ open class ArchiveDecoder: @unchecked Sendable {
         }
         let maxVisits = limits.maxObjectVisits
             ?? data.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
-        let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: maxVisits)
+        let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: maxVisits,
+                                         registry: registry, strictClassNames: checking == .strict)
         let path = key == "root" ? CodingPathNode.root : .root.appending(ArchiveCodingKey(stringValue: key))
         let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(entry.uid), path: path)
         return try decoder.unbox(T.self, from: .uid(entry.uid), at: path)

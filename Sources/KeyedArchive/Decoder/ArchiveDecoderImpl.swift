@@ -19,6 +19,10 @@ enum ArchiveSlot {
 /// instances already decoded (identity).
 final class ArchiveDecodingState {
     let maxDepth: Int
+    /// Classes the caller allowed, and names for strict class-name checking.
+    let registry: ArchiveClassRegistry
+    /// Whether an object's `$classname` must match the type it is decoded as.
+    let strictClassNames: Bool
     var remainingObjects: Int
     var depth = 0
     /// UIDs whose value is being decoded right now; meeting one again is a cycle.
@@ -26,9 +30,11 @@ final class ArchiveDecodingState {
     /// Class instances already decoded, by UID, so a shared object decodes to one instance.
     var instances: [Int: AnyObject] = [:]
 
-    init(maxDepth: Int, maxObjects: Int) {
+    init(maxDepth: Int, maxObjects: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(), strictClassNames: Bool = false) {
         self.maxDepth = maxDepth
         self.remainingObjects = maxObjects
+        self.registry = registry
+        self.strictClassNames = strictClassNames
     }
 
     /// Marks `uid` open; false when it already is (a cycle).
@@ -131,6 +137,9 @@ final class _ArchiveDecoder: Decoder {
         if isClass, let existing = state.instances[uid] {
             return try cast(existing, to: T.self, at: path())
         }
+        if state.strictClassNames, !(T.self is any _ArchiveContainerType.Type) {
+            try checkClassName(of: uid, for: T.self, at: path())
+        }
         let value = try withObject(uid, at: path()) { try decodeComposite(T.self, from: slot, at: path()) }
         if isClass { state.instances[uid] = value as AnyObject }
         return value
@@ -175,6 +184,18 @@ final class _ArchiveDecoder: Decoder {
                 codingPath: path().path, debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)."))
         }
         return typed
+    }
+
+    /// Strict class-name checking: the object's `$classname` must be the type's archived
+    /// name, one of its aliases, or the same name in another module.
+    @inline(never)
+    private func checkClassName(of uid: Int, for type: Any.Type, at path: CodingPathNode) throws {
+        guard let info = try reading(.uid(uid), path, { try document.classInfo(ofObject: uid) }) else { return }
+        guard state.registry.accepts(info.name, for: type) else {
+            throw DecodingError.typeMismatch(type, DecodingError.Context(
+                codingPath: path.path,
+                debugDescription: "Object \(uid) is archived as class '\(info.name)', which does not match \(type) (strict class-name checking; register an alias with ArchiveDecoder.setType(_:forClassName:))."))
+        }
     }
 
     // MARK: - Scalars
@@ -359,3 +380,11 @@ extension _ArchiveDecoder: SingleValueDecodingContainer {
         return try decodeComposite(T.self, from: slot, at: pathNode)
     }
 }
+
+/// Standard-library containers, whose archived class (NSArray, NSSet…) is not their type's
+/// name; strict class-name checking skips them.
+protocol _ArchiveContainerType {}
+extension Array: _ArchiveContainerType {}
+extension Set: _ArchiveContainerType {}
+extension Optional: _ArchiveContainerType {}
+extension ContiguousArray: _ArchiveContainerType {}

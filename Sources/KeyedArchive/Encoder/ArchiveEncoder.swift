@@ -25,6 +25,7 @@ open class ArchiveEncoder: @unchecked Sendable {
     private let lock = NSLock()
     private var _outputFormat: OutputFormat = .binary
     private var _userInfo: [CodingUserInfoKey: any Sendable] = [:]
+    private var _classNames: [ObjectIdentifier: (name: String, classes: [String])] = [:]
 
     /// The serialization of the archive: `.binary` (the default) or `.xml`.
     open var outputFormat: OutputFormat {
@@ -41,6 +42,24 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// Creates an encoder with the default options.
     public init() {}
 
+    /// Sets the class name (and superclass names) written for a type, overriding its
+    /// Swift name or its ``ArchivedClass`` declaration; for types you cannot change, and
+    /// for `NSCoding` classes (which otherwise archive as `Module.Class`).
+    ///
+    /// ```swift
+    /// encoder.setClassName("Person", superclassNames: ["NSObject"], for: LegacyPerson.self)
+    /// ```
+    open func setClassName(_ name: String, superclassNames: [String] = ["NSObject"], for type: Any.Type) {
+        lock.withLock { _classNames[ObjectIdentifier(type)] = (name, [name] + superclassNames) }
+    }
+
+    /// A fresh object table with this encoder's class-name settings.
+    private func makeTable() -> ArchiveObjectTable {
+        let table = ArchiveObjectTable()
+        table.classNameOverrides = lock.withLock { _classNames }
+        return table
+    }
+
     /// Encodes `value` under the top-level key `root`, as `NSKeyedArchiver.archivedData(withRootObject:)` does.
     ///
     /// ```swift
@@ -51,7 +70,7 @@ open class ArchiveEncoder: @unchecked Sendable {
     ///   instances, or whatever the value's own `encode(to:)` throws.
     open func encode<T: Encodable>(_ value: T) throws -> Data {
         let (format, userInfo) = lock.withLock { (_outputFormat, _userInfo) }
-        let table = ArchiveObjectTable()
+        let table = makeTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
         table.top = [("root", try encoder.box(value, at: .root))]
         return Self.serialize(table, format: format)
@@ -66,7 +85,7 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// ```
     open func encode(_ values: KeyValuePairs<String, any Encodable>) throws -> Data {
         let (format, userInfo) = lock.withLock { (_outputFormat, _userInfo) }
-        let table = ArchiveObjectTable()
+        let table = makeTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
         func box<T: Encodable>(_ value: T, _ key: String) throws -> Int32 {
             try encoder.box(value, at: CodingPathNode.root.appending(ArchiveCodingKey(stringValue: key)))

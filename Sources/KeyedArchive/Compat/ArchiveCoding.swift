@@ -1,0 +1,150 @@
+import Foundation
+
+/// The `NSCoding` style without `NSObject`: a class writes and reads its own fields by key.
+///
+/// For code moving off `NSCoding` where `@objc` is not available (Linux), or for classes
+/// that prefer `encode(with:)`/`init(coder:)` to `CodingKeys`. An adopting class is
+/// `Codable` (default implementations are provided), so it sits inside any Codable graph;
+/// with ``ArchiveEncoder`` it is an archived object of its own class, exactly as an
+/// `NSCoding` class with the same `encode(with:)` would be.
+///
+/// ```swift
+/// final class Account: ArchiveCoding {
+///     var owner: String
+///     var balance: Int
+///     init(owner: String, balance: Int) { self.owner = owner; self.balance = balance }
+///
+///     func encode(with coder: ArchiveKeyedEncoder) throws {
+///         try coder.encode(owner, forKey: "owner")
+///         try coder.encode(balance, forKey: "balance")
+///     }
+///     init(coder: ArchiveKeyedDecoder) throws {
+///         owner = try coder.decode(String.self, forKey: "owner") ?? ""
+///         balance = try coder.decodeInteger(forKey: "balance")
+///     }
+/// }
+/// ```
+///
+/// A subclass calls `try super.encode(with: coder)` and `try super.init(coder: coder)`:
+/// both write to and read from the same object, like `[super encodeWithCoder:]`.
+public protocol ArchiveCoding: AnyObject, Codable {
+    /// Writes the object's fields.
+    func encode(with coder: ArchiveKeyedEncoder) throws
+    /// Reads the object's fields.
+    init(coder: ArchiveKeyedDecoder) throws
+}
+
+extension ArchiveCoding {
+    /// Encodes through ``encode(with:)`` into a string-keyed container.
+    public func encode(to encoder: any Encoder) throws {
+        try encode(with: ArchiveKeyedEncoder(encoder))
+    }
+
+    /// Decodes through ``init(coder:)`` from a string-keyed container.
+    public init(from decoder: any Decoder) throws {
+        try self.init(coder: ArchiveKeyedDecoder(decoder))
+    }
+}
+
+/// The keyed API an ``ArchiveCoding`` class writes its fields with, shaped like `NSCoder`'s.
+///
+/// Works with any `Encoder`; with ``ArchiveEncoder`` numbers and booleans are stored inline
+/// and objects by reference, as `NSKeyedArchiver` stores them.
+public struct ArchiveKeyedEncoder {
+    private let container: KeyedEncodingContainer<ArchiveCodingKey>
+    /// With ArchiveEncoder: the encoder and the object being written, for `encodeObject`.
+    private let archive: (encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode)?
+
+    init(_ encoder: any Encoder) {
+        container = encoder.container(keyedBy: ArchiveCodingKey.self)
+        if let archiveEncoder = encoder as? _ArchiveEncoder, case .keyed(let box, _) = archiveEncoder.target {
+            archive = (archiveEncoder, box, archiveEncoder.pathNode)
+        } else {
+            archive = nil
+        }
+    }
+
+    private func key(_ name: String) -> ArchiveCodingKey { ArchiveCodingKey(stringValue: name) }
+
+    /// The coding path of the object being written.
+    public var codingPath: [any CodingKey] { container.codingPath }
+
+    public func encode(_ value: Bool, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    public func encode(_ value: Int, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    public func encode(_ value: Int32, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    public func encode(_ value: Int64, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    public func encode(_ value: Float, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    public func encode(_ value: Double, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+
+    /// Writes any Codable value (nil writes UID 0, as `NSCoder.encode(nil, forKey:)` does).
+    public func encode<T: Encodable>(_ value: T?, forKey key: String) throws {
+        var c = container
+        if let value { try c.encode(value, forKey: self.key(key)) } else { try c.encodeNil(forKey: self.key(key)) }
+    }
+
+    /// Writes an `NSCoding` object or Foundation value, as `NSCoder.encode(_:forKey:)` does.
+    /// Needs ``ArchiveEncoder``; other encoders throw.
+    public func encodeObject(_ object: Any?, forKey key: String) throws {
+        guard let archive else {
+            throw EncodingError.invalidValue(object as Any, EncodingError.Context(
+                codingPath: codingPath + [self.key(key)], debugDescription: "encodeObject(_:forKey:) needs ArchiveEncoder."))
+        }
+        let uid = try archive.encoder.encodeFoundationObject(object, at: archive.path.appending(self.key(key)))
+        archive.box.fields.append(.init(key: archive.encoder.table.keyID(key), value: .uid(uid)))
+    }
+}
+
+/// The keyed API an ``ArchiveCoding`` class reads its fields with, shaped like `NSCoder`'s:
+/// a missing key reads as 0, `false` or `nil`.
+public struct ArchiveKeyedDecoder {
+    private let container: KeyedDecodingContainer<ArchiveCodingKey>
+    private let archive: (decoder: _ArchiveDecoder, container: ArchiveKeyedDecodingContainer<ArchiveCodingKey>)?
+
+    init(_ decoder: any Decoder) throws {
+        if let archiveDecoder = decoder as? _ArchiveDecoder {
+            let own = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>(decoder: archiveDecoder, slot: archiveDecoder.slot, path: archiveDecoder.pathNode)
+            container = KeyedDecodingContainer(own)
+            archive = (archiveDecoder, own)
+        } else {
+            container = try decoder.container(keyedBy: ArchiveCodingKey.self)
+            archive = nil
+        }
+    }
+
+    init(decoder: _ArchiveDecoder, container own: ArchiveKeyedDecodingContainer<ArchiveCodingKey>) {
+        container = KeyedDecodingContainer(own)
+        archive = (decoder, own)
+    }
+
+    private func key(_ name: String) -> ArchiveCodingKey { ArchiveCodingKey(stringValue: name) }
+
+    /// The coding path of the object being read.
+    public var codingPath: [any CodingKey] { container.codingPath }
+
+    /// Whether the object has a value (possibly nil) for `key`.
+    public func containsValue(forKey key: String) -> Bool { container.contains(self.key(key)) }
+
+    public func decodeBool(forKey key: String) throws -> Bool { try container.decodeIfPresent(Bool.self, forKey: self.key(key)) ?? false }
+    public func decodeInteger(forKey key: String) throws -> Int { try container.decodeIfPresent(Int.self, forKey: self.key(key)) ?? 0 }
+    public func decodeInt32(forKey key: String) throws -> Int32 { try container.decodeIfPresent(Int32.self, forKey: self.key(key)) ?? 0 }
+    public func decodeInt64(forKey key: String) throws -> Int64 { try container.decodeIfPresent(Int64.self, forKey: self.key(key)) ?? 0 }
+    public func decodeFloat(forKey key: String) throws -> Float { try container.decodeIfPresent(Float.self, forKey: self.key(key)) ?? 0 }
+    public func decodeDouble(forKey key: String) throws -> Double { try container.decodeIfPresent(Double.self, forKey: self.key(key)) ?? 0 }
+
+    /// Reads any Codable value; `nil` when the key is missing or holds nil.
+    public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+        try container.decodeIfPresent(type, forKey: self.key(key))
+    }
+
+    /// Reads an `NSCoding` object or Foundation value, as `NSCoder.decodeObject(of:forKey:)`
+    /// does: classes beyond Foundation's value classes must be in `classes` or registered
+    /// on the decoder. Needs ``ArchiveDecoder``; other decoders throw.
+    public func decodeObject(of classes: [AnyClass] = [], forKey key: String) throws -> Any? {
+        guard let archive else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: codingPath + [self.key(key)], debugDescription: "decodeObject(of:forKey:) needs ArchiveDecoder."))
+        }
+        guard let slot = try archive.container.find(self.key(key)) else { return nil }
+        return try archive.decoder.decodeFoundationObject(slot, allowed: classes, at: archive.container.path.appending(self.key(key)))
+    }
+}

@@ -1,0 +1,983 @@
+import Foundation
+
+/// Reads Apple's XML property-list format into a ``PropertyListValue``.
+///
+/// This is a small purpose-built XML parser, not a general one: it understands exactly
+/// the markup that property lists use (prolog, comments, processing instructions,
+/// `DOCTYPE`, elements with ignored attributes, text with entities and CDATA) and
+/// rejects everything else with a ``PropertyListError`` that names the line.
+///
+/// Design notes:
+/// - It works on the raw bytes with an index. Text is sliced out of the input and
+///   decoded once; only text that contains entities or CDATA is copied into a buffer.
+/// - Nesting is handled with an explicit stack, so hostile input can never overflow the
+///   call stack; `maxDepth` bounds the number of open `<dict>`/`<array>` elements.
+/// - The whole input is validated as UTF-8 up front. Because every piece of markup is
+///   ASCII, any slice between markup is then valid UTF-8 as well, so strings can be
+///   built with `String(decoding:as:)` without a second check.
+/// - Line numbers are only computed when an error is thrown (by counting newlines up to
+///   the failing offset), which keeps the happy path free of bookkeeping.
+/// - Surrounding whitespace is tolerated in `<integer>`, `<real>` and `<date>` (hand
+///   edited files often have it); the content itself is checked strictly.
+enum XMLPropertyListReader {
+    /// Parses an XML property list.
+    ///
+    /// - Parameters:
+    ///   - bytes: The document, UTF-8 (an optional byte-order mark is skipped).
+    ///   - maxDepth: The maximum number of nested `<dict>`/`<array>` elements (empty
+    ///     forms included). Parsing itself never recurses, but code that later walks the
+    ///     value recursively (including its deallocation) does, so keep this modest.
+    /// - Returns: The root value.
+    /// - Throws: ``PropertyListError`` describing the first problem and its line.
+    static func read(_ bytes: [UInt8], maxDepth: Int = 512) throws -> PropertyListValue {
+        var parser = XMLPlistParser(bytes: bytes, maxDepth: maxDepth)
+        return try parser.parseDocument()
+    }
+}
+
+// MARK: - Byte constants
+
+private enum ASCII {
+    static let lt = UInt8(ascii: "<")
+    static let gt = UInt8(ascii: ">")
+    static let slash = UInt8(ascii: "/")
+    static let amp = UInt8(ascii: "&")
+    static let semicolon = UInt8(ascii: ";")
+    static let hash = UInt8(ascii: "#")
+    static let question = UInt8(ascii: "?")
+    static let bang = UInt8(ascii: "!")
+    static let equals = UInt8(ascii: "=")
+    static let quote = UInt8(ascii: "\"")
+    static let apostrophe = UInt8(ascii: "'")
+    static let openBracket = UInt8(ascii: "[")
+    static let closeBracket = UInt8(ascii: "]")
+    static let dash = UInt8(ascii: "-")
+    static let plus = UInt8(ascii: "+")
+    static let dot = UInt8(ascii: ".")
+    static let colon = UInt8(ascii: ":")
+    static let underscore = UInt8(ascii: "_")
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let lf = UInt8(ascii: "\n")
+    static let cr = UInt8(ascii: "\r")
+    static let zero = UInt8(ascii: "0")
+    static let nine = UInt8(ascii: "9")
+    static let lowerA = UInt8(ascii: "a")
+    static let lowerF = UInt8(ascii: "f")
+    static let lowerZ = UInt8(ascii: "z")
+    static let upperA = UInt8(ascii: "A")
+    static let upperF = UInt8(ascii: "F")
+    static let upperZ = UInt8(ascii: "Z")
+    static let lowerX = UInt8(ascii: "x")
+    static let upperX = UInt8(ascii: "X")
+    static let lowerE = UInt8(ascii: "e")
+    static let upperE = UInt8(ascii: "E")
+    static let upperT = UInt8(ascii: "T")
+
+    @inline(__always) static func isWhitespace(_ c: UInt8) -> Bool {
+        c == space || c == lf || c == cr || c == tab
+    }
+
+    @inline(__always) static func isDigit(_ c: UInt8) -> Bool {
+        c >= zero && c <= nine
+    }
+
+    @inline(__always) static func isNameByte(_ c: UInt8) -> Bool {
+        (c >= lowerA && c <= lowerZ) || (c >= upperA && c <= upperZ) || isDigit(c)
+            || c == underscore || c == dash || c == colon || c == dot
+    }
+
+    /// The value of a hexadecimal digit, or `nil`.
+    @inline(__always) static func hexValue(_ c: UInt8) -> UInt8? {
+        if isDigit(c) { return c &- zero }
+        if c >= lowerA && c <= lowerF { return c &- lowerA &+ 10 }
+        if c >= upperA && c <= upperF { return c &- upperA &+ 10 }
+        return nil
+    }
+
+    /// Lowercases an ASCII letter (other bytes unchanged).
+    @inline(__always) static func lower(_ c: UInt8) -> UInt8 {
+        (c >= upperA && c <= upperZ) ? c &+ 32 : c
+    }
+}
+
+// MARK: - Tags
+
+/// The elements a property list may contain.
+private enum XMLPlistTag: CaseIterable {
+    case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
+
+    var name: String {
+        switch self {
+        case .plist: return "plist"
+        case .dict: return "dict"
+        case .array: return "array"
+        case .key: return "key"
+        case .string: return "string"
+        case .integer: return "integer"
+        case .real: return "real"
+        case .date: return "date"
+        case .data: return "data"
+        case .true: return "true"
+        case .false: return "false"
+        }
+    }
+
+    /// Tag names as bytes, for matching without building strings.
+    static let table: [(tag: XMLPlistTag, bytes: [UInt8])] = allCases.map { ($0, Array($0.name.utf8)) }
+}
+
+/// A parsed start tag.
+private struct StartTag {
+    /// The recognised element, or `nil` for an unknown name.
+    var tag: XMLPlistTag?
+    /// The name as written (for error messages).
+    var nameRange: Range<Int>
+    /// `true` for `<name/>`.
+    var selfClosing: Bool
+    /// Offset of the `<`.
+    var offset: Int
+}
+
+/// One open container on the explicit parse stack.
+private struct Frame {
+    var isDictionary: Bool
+    var items: [PropertyListValue] = []
+    var entries: [PropertyListEntry] = []
+    /// The key read for the next dictionary value, if any.
+    var pendingKey: String?
+    /// Offset of the key (for "key without value" errors).
+    var pendingKeyOffset: Int = 0
+    /// Offset of the opening tag (for "not closed" errors).
+    var offset: Int
+}
+
+// MARK: - Parser
+
+private struct XMLPlistParser {
+    let b: [UInt8]
+    let n: Int
+    var i: Int = 0
+    let maxDepth: Int
+
+    init(bytes: [UInt8], maxDepth: Int) {
+        self.b = bytes
+        self.n = bytes.count
+        self.maxDepth = maxDepth
+    }
+
+    // MARK: Errors
+
+    /// The 1-based line of `offset` (LF, CRLF and lone CR each end a line).
+    func line(at offset: Int) -> Int {
+        var line = 1
+        var k = 0
+        let end = min(max(offset, 0), n)
+        while k < end {
+            let c = b[k]
+            if c == ASCII.lf {
+                line &+= 1
+            } else if c == ASCII.cr && (k + 1 >= n || b[k + 1] != ASCII.lf) {
+                line &+= 1
+            }
+            k += 1
+        }
+        return line
+    }
+
+    func fail(_ message: String, at offset: Int) -> PropertyListError {
+        PropertyListError("\(message) at line \(line(at: offset))")
+    }
+
+    func text(_ range: Range<Int>) -> String {
+        String(decoding: b[range], as: UTF8.self)
+    }
+
+    func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
+        let count = prefix.utf8CodeUnitCount
+        guard offset >= 0, count <= n - offset else { return false }
+        return prefix.withUTF8Buffer { p in
+            var k = 0
+            while k < count {
+                if b[offset + k] != p[k] { return false }
+                k += 1
+            }
+            return true
+        }
+    }
+
+    /// Index of the first occurrence of `terminator` at or after `from`, or `nil`.
+    func find(_ terminator: StaticString, from: Int) -> Int? {
+        let count = terminator.utf8CodeUnitCount
+        guard count > 0 else { return from }
+        return terminator.withUTF8Buffer { p -> Int? in
+            let first = p[0]
+            var k = from
+            while k <= n - count {
+                if b[k] == first {
+                    var m = 1
+                    while m < count && b[k + m] == p[m] { m += 1 }
+                    if m == count { return k }
+                }
+                k += 1
+            }
+            return nil
+        }
+    }
+
+    // MARK: UTF-8
+
+    /// Checks that the whole input is well-formed UTF-8 (RFC 3629: no overlong forms,
+    /// no surrogates, nothing above U+10FFFF).
+    func validateUTF8() throws {
+        var k = 0
+        while k < n {
+            let c0 = b[k]
+            if c0 < 0x80 { k += 1; continue }
+            let length: Int
+            var lowerBound: UInt8 = 0x80
+            var upperBound: UInt8 = 0xBF
+            switch c0 {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lowerBound = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upperBound = 0x9F
+            case 0xF0: length = 4; lowerBound = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upperBound = 0x8F
+            default:
+                if k == 0 && (c0 == 0xFE || c0 == 0xFF) {
+                    throw fail("input looks like UTF-16, only UTF-8 is supported", at: k)
+                }
+                throw fail("invalid UTF-8 byte 0x\(String(c0, radix: 16, uppercase: true))", at: k)
+            }
+            guard length <= n - k else { throw fail("truncated UTF-8 sequence", at: k) }
+            let c1 = b[k + 1]
+            guard c1 >= lowerBound && c1 <= upperBound else { throw fail("invalid UTF-8 sequence", at: k) }
+            var m = 2
+            while m < length {
+                let c = b[k + m]
+                guard c >= 0x80 && c <= 0xBF else { throw fail("invalid UTF-8 sequence", at: k) }
+                m += 1
+            }
+            k += length
+        }
+    }
+
+    // MARK: Document
+
+    mutating func parseDocument() throws -> PropertyListValue {
+        try validateUTF8()
+        // Skip a UTF-8 byte-order mark.
+        if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
+        try skipMisc(allowDoctype: true)
+        guard i < n else { throw fail("no property-list value found", at: i) }
+        guard b[i] == ASCII.lt else { throw fail("unexpected text before the root element", at: i) }
+        let first = try parseStartTag()
+        let value: PropertyListValue
+        if first.tag == .plist {
+            guard !first.selfClosing else { throw fail("empty <plist> element", at: first.offset) }
+            try skipMisc(allowDoctype: false)
+            guard i < n else { throw fail("unexpected end of input, <plist> is not closed", at: i) }
+            guard b[i] == ASCII.lt else { throw fail("unexpected text inside <plist>", at: i) }
+            if i + 1 < n && b[i + 1] == ASCII.slash {
+                throw fail("empty <plist> element", at: i)
+            }
+            let inner = try parseStartTag()
+            value = try parseValue(startingWith: inner)
+            try skipMisc(allowDoctype: false)
+            guard i < n else { throw fail("unexpected end of input, <plist> is not closed", at: i) }
+            guard b[i] == ASCII.lt, i + 1 < n, b[i + 1] == ASCII.slash else {
+                throw fail("more than one value inside <plist>", at: i)
+            }
+            try parseCloseTag(expecting: .plist)
+        } else {
+            value = try parseValue(startingWith: first)
+        }
+        try skipMisc(allowDoctype: false)
+        guard i >= n else { throw fail("unexpected content after the root value", at: i) }
+        return value
+    }
+
+    /// Skips whitespace, comments and processing instructions (and a `DOCTYPE` when
+    /// allowed). Stops at the first other byte.
+    mutating func skipMisc(allowDoctype: Bool) throws {
+        while i < n {
+            let c = b[i]
+            if ASCII.isWhitespace(c) { i += 1; continue }
+            guard c == ASCII.lt, i + 1 < n else { return }
+            let next = b[i + 1]
+            if next == ASCII.question {
+                try skipProcessingInstruction()
+            } else if next == ASCII.bang {
+                if hasPrefix("<!--", at: i) {
+                    try skipComment()
+                } else if allowDoctype && hasPrefix("<!DOCTYPE", at: i) {
+                    try skipDoctype()
+                } else {
+                    throw fail("unexpected markup '<!'", at: i)
+                }
+            } else {
+                return
+            }
+        }
+    }
+
+    mutating func skipComment() throws {
+        let start = i
+        guard let end = find("-->", from: i + 4) else { throw fail("unterminated comment", at: start) }
+        i = end + 3
+    }
+
+    mutating func skipProcessingInstruction() throws {
+        let start = i
+        guard let end = find("?>", from: i + 2) else {
+            throw fail("unterminated processing instruction", at: start)
+        }
+        i = end + 2
+    }
+
+    /// Skips `<!DOCTYPE ...>`, including quoted strings and an internal subset `[...]`.
+    mutating func skipDoctype() throws {
+        let start = i
+        i += 9
+        var bracketDepth = 0
+        while i < n {
+            let c = b[i]
+            if c == ASCII.quote || c == ASCII.apostrophe {
+                var k = i + 1
+                while k < n && b[k] != c { k += 1 }
+                guard k < n else { throw fail("unterminated string in DOCTYPE", at: i) }
+                i = k + 1
+                continue
+            }
+            if c == ASCII.openBracket {
+                bracketDepth += 1
+            } else if c == ASCII.closeBracket {
+                bracketDepth -= 1
+            } else if c == ASCII.gt && bracketDepth <= 0 {
+                i += 1
+                return
+            }
+            i += 1
+        }
+        throw fail("unterminated DOCTYPE", at: start)
+    }
+
+    // MARK: Tags
+
+    /// Parses `<name attr="v" ...>` or `<name .../>` at `i` (which must be `<`).
+    mutating func parseStartTag() throws -> StartTag {
+        let offset = i
+        i += 1
+        let nameStart = i
+        while i < n && ASCII.isNameByte(b[i]) { i += 1 }
+        let nameRange = nameStart..<i
+        guard !nameRange.isEmpty else { throw fail("malformed tag", at: offset) }
+        // Attributes are accepted and ignored (`<plist version="1.0">`).
+        while true {
+            let beforeSpace = i
+            while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
+            guard i < n else { throw fail("unterminated tag <\(text(nameRange))>", at: offset) }
+            let c = b[i]
+            if c == ASCII.gt {
+                i += 1
+                return StartTag(tag: Self.tag(for: nameRange, in: b), nameRange: nameRange, selfClosing: false, offset: offset)
+            }
+            if c == ASCII.slash {
+                guard i + 1 < n, b[i + 1] == ASCII.gt else {
+                    throw fail("malformed tag <\(text(nameRange))>", at: offset)
+                }
+                i += 2
+                return StartTag(tag: Self.tag(for: nameRange, in: b), nameRange: nameRange, selfClosing: true, offset: offset)
+            }
+            // An attribute must be separated from what precedes it by whitespace.
+            guard i > beforeSpace, ASCII.isNameByte(c) else {
+                throw fail("malformed tag <\(text(nameRange))>", at: offset)
+            }
+            while i < n && ASCII.isNameByte(b[i]) { i += 1 }
+            while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
+            guard i < n, b[i] == ASCII.equals else { throw fail("malformed attribute in <\(text(nameRange))>", at: offset) }
+            i += 1
+            while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
+            guard i < n, b[i] == ASCII.quote || b[i] == ASCII.apostrophe else {
+                throw fail("malformed attribute in <\(text(nameRange))>", at: offset)
+            }
+            let q = b[i]
+            i += 1
+            while i < n && b[i] != q {
+                if b[i] == ASCII.lt { throw fail("'<' in attribute value of <\(text(nameRange))>", at: offset) }
+                i += 1
+            }
+            guard i < n else { throw fail("unterminated attribute in <\(text(nameRange))>", at: offset) }
+            i += 1
+        }
+    }
+
+    /// Parses `</name>` at `i` (which must be `</`) and checks it closes `expected`.
+    mutating func parseCloseTag(expecting expected: XMLPlistTag) throws {
+        let offset = i
+        i += 2
+        let nameStart = i
+        while i < n && ASCII.isNameByte(b[i]) { i += 1 }
+        let nameRange = nameStart..<i
+        guard !nameRange.isEmpty else { throw fail("malformed closing tag", at: offset) }
+        while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
+        guard i < n, b[i] == ASCII.gt else { throw fail("malformed closing tag </\(text(nameRange))>", at: offset) }
+        i += 1
+        guard Self.tag(for: nameRange, in: b) == expected else {
+            throw fail("mismatched closing tag </\(text(nameRange))>, expected </\(expected.name)>", at: offset)
+        }
+    }
+
+    static func tag(for range: Range<Int>, in b: [UInt8]) -> XMLPlistTag? {
+        let slice = b[range]
+        for entry in XMLPlistTag.table where entry.bytes.count == slice.count && entry.bytes.elementsEqual(slice) {
+            return entry.tag
+        }
+        return nil
+    }
+
+    // MARK: Values
+
+    /// Parses one value whose start tag has been read, iteratively.
+    mutating func parseValue(startingWith first: StartTag) throws -> PropertyListValue {
+        var stack: [Frame] = []
+        var tag = first
+        while true {
+            // 1. Handle the start tag `tag`: either a dictionary key, a new container, or a
+            //    complete scalar value.
+            var value: PropertyListValue?
+            if let top = stack.last, top.isDictionary, top.pendingKey == nil {
+                guard tag.tag == .key else {
+                    throw fail("expected <key> in dictionary, found <\(text(tag.nameRange))>", at: tag.offset)
+                }
+                let key = try tag.selfClosing ? "" : readString(closing: .key)
+                stack[stack.count - 1].pendingKey = key
+                stack[stack.count - 1].pendingKeyOffset = tag.offset
+            } else {
+                guard let kind = tag.tag else {
+                    throw fail("unknown tag <\(text(tag.nameRange))>", at: tag.offset)
+                }
+                // Two keys in a row: the first one is missing its value. Foundation would
+                // take the second key as the value; we reject it as a likely mistake.
+                // Elsewhere (root, arrays) a `<key>` is read as a string, like Foundation.
+                if kind == .key, let top = stack.last, top.isDictionary {
+                    throw fail("dictionary key without a value", at: top.pendingKeyOffset)
+                }
+                switch kind {
+                case .dict, .array:
+                    // Empty forms count too, so the limit means the same for `<array/>`
+                    // and `<array></array>`.
+                    guard stack.count < maxDepth else {
+                        throw fail("nesting deeper than \(maxDepth) levels", at: tag.offset)
+                    }
+                    if tag.selfClosing {
+                        value = kind == .dict ? .dictionary([]) : .array([])
+                    } else {
+                        stack.append(Frame(isDictionary: kind == .dict, offset: tag.offset))
+                    }
+                case .string, .key:
+                    value = try .string(tag.selfClosing ? "" : readString(closing: kind))
+                case .integer:
+                    value = try readInteger(tag)
+                case .real:
+                    value = try readReal(tag)
+                case .date:
+                    value = try readDate(tag)
+                case .data:
+                    value = try .data(tag.selfClosing ? Data() : readData())
+                case .true, .false:
+                    if !tag.selfClosing {
+                        let content = try readText(closing: kind)
+                        guard content.allSatisfy(ASCII.isWhitespace) else {
+                            throw fail("<\(kind.name)> must be empty", at: tag.offset)
+                        }
+                    }
+                    value = .bool(kind == .true)
+                case .plist:
+                    throw fail("unexpected nested <plist>", at: tag.offset)
+                }
+            }
+
+            // 2. Attach a finished value to its parent, closing containers as their end
+            //    tags come, until the next start tag (or the root is complete).
+            while true {
+                if let finished = value {
+                    guard !stack.isEmpty else { return finished }
+                    let last = stack.count - 1
+                    if stack[last].isDictionary {
+                        // The key position check above guarantees a pending key here.
+                        let key = stack[last].pendingKey ?? ""
+                        stack[last].entries.append(PropertyListEntry(key: key, value: finished))
+                        stack[last].pendingKey = nil
+                    } else {
+                        stack[last].items.append(finished)
+                    }
+                    value = nil
+                }
+                guard let top = stack.last else {
+                    throw fail("internal error: empty parse stack", at: i)
+                }
+                try skipMisc(allowDoctype: false)
+                let containerName = top.isDictionary ? "dict" : "array"
+                guard i < n else {
+                    throw fail("unexpected end of input, <\(containerName)> opened here is not closed", at: top.offset)
+                }
+                guard b[i] == ASCII.lt else {
+                    throw fail("unexpected text inside <\(containerName)>", at: i)
+                }
+                if i + 1 < n && b[i + 1] == ASCII.slash {
+                    if top.isDictionary && top.pendingKey != nil {
+                        throw fail("dictionary key without a value", at: top.pendingKeyOffset)
+                    }
+                    try parseCloseTag(expecting: top.isDictionary ? .dict : .array)
+                    guard let frame = stack.popLast() else {
+                        throw fail("internal error: empty parse stack", at: i)
+                    }
+                    value = frame.isDictionary ? Self.dictionaryOrUID(frame.entries) : .array(frame.items)
+                    continue
+                }
+                tag = try parseStartTag()
+                break
+            }
+        }
+    }
+
+    /// A dictionary whose only entry is `CF$UID` with an integer in `0...UInt32.max` is
+    /// how XML spells a keyed-archive UID.
+    static func dictionaryOrUID(_ entries: [PropertyListEntry]) -> PropertyListValue {
+        if entries.count == 1, entries[0].key == "CF$UID", case .integer(let n) = entries[0].value,
+           n >= 0, n <= Int64(UInt32.max) {
+            return .uid(UInt64(n))
+        }
+        return .dictionary(entries)
+    }
+
+    // MARK: Text
+
+    /// Reads character data up to the closing tag of `tag`, decoding entities and CDATA
+    /// sections and skipping comments. Returns a slice of the input when no decoding was
+    /// needed.
+    mutating func readText(closing tag: XMLPlistTag) throws -> ArraySlice<UInt8> {
+        let start = i
+        var buffer: [UInt8] = []
+        var buffered = false
+        var chunkStart = i
+        while i < n {
+            let c = b[i]
+            if c == ASCII.lt {
+                if i + 1 < n && b[i + 1] == ASCII.slash {
+                    let end = i
+                    try parseCloseTag(expecting: tag)
+                    if buffered {
+                        buffer.append(contentsOf: b[chunkStart..<end])
+                        return buffer[...]
+                    }
+                    return b[start..<end]
+                }
+                if !buffered {
+                    buffered = true
+                    buffer.reserveCapacity(i - start + 64)
+                }
+                buffer.append(contentsOf: b[chunkStart..<i])
+                if hasPrefix("<![CDATA[", at: i) {
+                    let contentStart = i + 9
+                    guard let end = find("]]>", from: contentStart) else {
+                        throw fail("unterminated CDATA section", at: i)
+                    }
+                    buffer.append(contentsOf: b[contentStart..<end])
+                    i = end + 3
+                } else if hasPrefix("<!--", at: i) {
+                    try skipComment()
+                } else {
+                    throw fail("unexpected markup inside <\(tag.name)>", at: i)
+                }
+                chunkStart = i
+            } else if c == ASCII.amp {
+                if !buffered {
+                    buffered = true
+                    buffer.reserveCapacity(i - start + 64)
+                }
+                buffer.append(contentsOf: b[chunkStart..<i])
+                try decodeEntity(into: &buffer)
+                chunkStart = i
+            } else {
+                i += 1
+            }
+        }
+        throw fail("unexpected end of input, <\(tag.name)> is not closed", at: start)
+    }
+
+    /// Decodes the entity reference at `i` (which must be `&`) and appends its UTF-8.
+    mutating func decodeEntity(into buffer: inout [UInt8]) throws {
+        let offset = i
+        var k = i + 1
+        // Entity names are short; a missing ';' within a few bytes is an error.
+        let limit = min(n, i + 16)
+        while k < limit && b[k] != ASCII.semicolon { k += 1 }
+        guard k < limit else { throw fail("malformed entity reference", at: offset) }
+        let name = b[(i + 1)..<k]
+        i = k + 1
+        if let first = name.first, first == ASCII.hash {
+            var digits = name.dropFirst()
+            var radix: UInt32 = 10
+            if let x = digits.first, x == ASCII.lowerX || x == ASCII.upperX {
+                radix = 16
+                digits = digits.dropFirst()
+            }
+            guard !digits.isEmpty else { throw fail("malformed character reference", at: offset) }
+            var value: UInt32 = 0
+            for d in digits {
+                let digit: UInt32
+                if radix == 16 {
+                    guard let h = ASCII.hexValue(d) else { throw fail("malformed character reference", at: offset) }
+                    digit = UInt32(h)
+                } else {
+                    guard ASCII.isDigit(d) else { throw fail("malformed character reference", at: offset) }
+                    digit = UInt32(d &- ASCII.zero)
+                }
+                let (m, o1) = value.multipliedReportingOverflow(by: radix)
+                let (s, o2) = m.addingReportingOverflow(digit)
+                guard !o1, !o2, s <= 0x10FFFF else {
+                    throw fail("character reference out of range", at: offset)
+                }
+                value = s
+            }
+            guard let scalar = Unicode.Scalar(value) else {
+                throw fail("character reference to an invalid scalar", at: offset)
+            }
+            UTF8.encode(scalar) { buffer.append($0) }
+            return
+        }
+        switch name.count {
+        case 2 where name.elementsEqual("lt".utf8): buffer.append(ASCII.lt)
+        case 2 where name.elementsEqual("gt".utf8): buffer.append(ASCII.gt)
+        case 3 where name.elementsEqual("amp".utf8): buffer.append(ASCII.amp)
+        case 4 where name.elementsEqual("quot".utf8): buffer.append(ASCII.quote)
+        case 4 where name.elementsEqual("apos".utf8): buffer.append(ASCII.apostrophe)
+        default: throw fail("unknown entity '&\(text((offset + 1)..<(i - 1)));'", at: offset)
+        }
+    }
+
+    mutating func readString(closing tag: XMLPlistTag) throws -> String {
+        let bytes = try readText(closing: tag)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Reads trimmed scalar content (`<integer>`, `<real>`, `<date>`).
+    mutating func readScalarText(_ tag: StartTag, _ kind: XMLPlistTag) throws -> ArraySlice<UInt8> {
+        guard !tag.selfClosing else { throw fail("empty <\(kind.name)>", at: tag.offset) }
+        var content = try readText(closing: kind)
+        while let f = content.first, ASCII.isWhitespace(f) { content.removeFirst() }
+        while let l = content.last, ASCII.isWhitespace(l) { content.removeLast() }
+        guard !content.isEmpty else { throw fail("empty <\(kind.name)>", at: tag.offset) }
+        return content
+    }
+
+    // MARK: Integer
+
+    /// Decimal or `0x` hexadecimal with an optional sign. Values above `Int64.max` become
+    /// `.unsignedInteger`; anything outside `Int64.min...UInt64.max` is an error.
+    mutating func readInteger(_ tag: StartTag) throws -> PropertyListValue {
+        let s = try readScalarText(tag, .integer)
+        var k = s.startIndex
+        var negative = false
+        if s[k] == ASCII.dash || s[k] == ASCII.plus {
+            negative = s[k] == ASCII.dash
+            k += 1
+        }
+        var radix: UInt64 = 10
+        if k + 1 < s.endIndex, s[k] == ASCII.zero, s[k + 1] == ASCII.lowerX || s[k + 1] == ASCII.upperX {
+            radix = 16
+            k += 2
+        }
+        guard k < s.endIndex else { throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset) }
+        var magnitude: UInt64 = 0
+        while k < s.endIndex {
+            let c = s[k]
+            let digit: UInt64
+            if radix == 16, let h = ASCII.hexValue(c) {
+                digit = UInt64(h)
+            } else if radix == 10, ASCII.isDigit(c) {
+                digit = UInt64(c &- ASCII.zero)
+            } else {
+                throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+            }
+            let (m, o1) = magnitude.multipliedReportingOverflow(by: radix)
+            let (sum, o2) = m.addingReportingOverflow(digit)
+            guard !o1, !o2 else {
+                throw fail("integer out of range '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+            }
+            magnitude = sum
+            k += 1
+        }
+        if negative {
+            let limit = UInt64(Int64.max) &+ 1
+            guard magnitude <= limit else {
+                throw fail("integer out of range '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+            }
+            // 0 &- magnitude in two's complement is exactly -magnitude, including Int64.min.
+            return .integer(Int64(bitPattern: 0 &- magnitude))
+        }
+        if magnitude <= UInt64(Int64.max) {
+            return .integer(Int64(magnitude))
+        }
+        return .unsignedInteger(magnitude)
+    }
+
+    // MARK: Real
+
+    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
+    /// `infinity` (any case, optional sign). The grammar is checked here because
+    /// `Double.init(_: String)` also accepts hex floats and `nan(...)` payloads.
+    mutating func readReal(_ tag: StartTag) throws -> PropertyListValue {
+        let s = try readScalarText(tag, .real)
+        var k = s.startIndex
+        var negative = false
+        if s[k] == ASCII.dash || s[k] == ASCII.plus {
+            negative = s[k] == ASCII.dash
+            k += 1
+        }
+        let body = s[k...]
+        if let special = Self.specialReal(body) {
+            if special.isNaN { return .real(.nan) }
+            return .real(negative ? -special : special)
+        }
+        var intDigits = 0
+        while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1; intDigits += 1 }
+        var fracDigits = 0
+        if k < s.endIndex && s[k] == ASCII.dot {
+            k += 1
+            while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1; fracDigits += 1 }
+        }
+        var valid = intDigits + fracDigits > 0
+        if valid && k < s.endIndex && (s[k] == ASCII.lowerE || s[k] == ASCII.upperE) {
+            k += 1
+            if k < s.endIndex && (s[k] == ASCII.dash || s[k] == ASCII.plus) { k += 1 }
+            var expDigits = 0
+            while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1; expDigits += 1 }
+            valid = expDigits > 0
+        }
+        guard valid, k == s.endIndex, let d = Double(String(decoding: s, as: UTF8.self)) else {
+            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+        }
+        return .real(d)
+    }
+
+    static func specialReal(_ body: ArraySlice<UInt8>) -> Double? {
+        func equalsIgnoringCase(_ word: StaticString) -> Bool {
+            guard body.count == word.utf8CodeUnitCount else { return false }
+            return word.withUTF8Buffer { w in
+                zip(body, w).allSatisfy { ASCII.lower($0) == $1 }
+            }
+        }
+        if equalsIgnoringCase("nan") { return .nan }
+        if equalsIgnoringCase("inf") || equalsIgnoringCase("infinity") { return .infinity }
+        return nil
+    }
+
+    // MARK: Date
+
+    /// `[-]Y...Y-MM-DDTHH:MM:SS[.fff]Z` in UTC, proleptic Gregorian with a year 0.
+    /// The year has 1 to 9 digits, which keeps all arithmetic far from overflow.
+    mutating func readDate(_ tag: StartTag) throws -> PropertyListValue {
+        let s = try readScalarText(tag, .date)
+        func bad(_ why: String) -> PropertyListError {
+            fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why))", at: tag.offset)
+        }
+        var k = s.startIndex
+        var negativeYear = false
+        if s[k] == ASCII.dash { negativeYear = true; k += 1 }
+        var year: Int64 = 0
+        var yearDigits = 0
+        while k < s.endIndex && ASCII.isDigit(s[k]) {
+            guard yearDigits < 9 else { throw bad("year has too many digits") }
+            year = year &* 10 &+ Int64(s[k] &- ASCII.zero)
+            yearDigits += 1
+            k += 1
+        }
+        guard yearDigits > 0 else { throw bad("missing year") }
+        if negativeYear { year = 0 &- year }
+
+        func twoDigits(after separator: UInt8?, _ what: String) throws -> Int64 {
+            if let separator {
+                guard k < s.endIndex, s[k] == separator else { throw bad("expected '\(Character(Unicode.Scalar(separator)))' before \(what)") }
+                k += 1
+            }
+            guard k + 1 < s.endIndex, ASCII.isDigit(s[k]), ASCII.isDigit(s[k + 1]) else {
+                throw bad("expected two-digit \(what)")
+            }
+            let v = Int64(s[k] &- ASCII.zero) &* 10 &+ Int64(s[k + 1] &- ASCII.zero)
+            k += 2
+            return v
+        }
+        let month = try twoDigits(after: ASCII.dash, "month")
+        let day = try twoDigits(after: ASCII.dash, "day")
+        let hour = try twoDigits(after: ASCII.upperT, "hour")
+        let minute = try twoDigits(after: ASCII.colon, "minute")
+        let second = try twoDigits(after: ASCII.colon, "second")
+        var fraction = 0.0
+        if k < s.endIndex && s[k] == ASCII.dot {
+            let fracStart = k
+            k += 1
+            while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1 }
+            guard k > fracStart + 1, let f = Double(String(decoding: s[fracStart..<k], as: UTF8.self)) else {
+                throw bad("malformed fractional seconds")
+            }
+            fraction = f
+        }
+        guard k < s.endIndex, s[k] == ASCII.upperZ, k + 1 == s.endIndex else {
+            throw bad("expected 'Z' at the end")
+        }
+        guard month >= 1 && month <= 12 else { throw bad("month out of range") }
+        guard day >= 1 && day <= XMLPlistCivilDate.daysInMonth(year: year, month: month) else { throw bad("day out of range") }
+        guard hour <= 23 else { throw bad("hour out of range") }
+        guard minute <= 59 else { throw bad("minute out of range") }
+        guard second <= 59 else { throw bad("second out of range") }
+        let days = XMLPlistCivilDate.daysSinceReferenceDate(year: year, month: month, day: day)
+        let seconds = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second
+        return .date(Double(seconds) + fraction)
+    }
+
+    // MARK: Data
+
+    mutating func readData() throws -> Data {
+        let start = i
+        let content = try readText(closing: .data)
+        do {
+            return try XMLPlistBase64.decode(content)
+        } catch let why as XMLPlistBase64.DecodeError {
+            throw fail("malformed base64 in <data> (\(why.message))", at: start)
+        }
+    }
+}
+
+// MARK: - Calendar arithmetic
+
+/// Proleptic Gregorian calendar arithmetic on days (Howard Hinnant's algorithms), with
+/// astronomical year numbering (year 0 exists, as in ISO 8601). Shared by the reader and
+/// the writer. Callers keep years within nine digits, so nothing here can overflow.
+enum XMLPlistCivilDate {
+    /// Days from 1970-01-01 to 2001-01-01.
+    static let referenceDayOffset: Int64 = 11_323
+
+    static func isLeap(_ year: Int64) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    /// Days from 2001-01-01 to the given date. (Wrapping operators: callers bound the
+    /// year, so they never actually wrap, and nothing here can trap.)
+    static func daysSinceReferenceDate(year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year &- 1 : year
+        let era = (y >= 0 ? y : y &- 399) / 400
+        let yoe = y &- era &* 400
+        let mp = month > 2 ? month &- 3 : month &+ 9
+        let doy = (153 &* mp &+ 2) / 5 &+ day &- 1
+        let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
+        return era &* 146_097 &+ doe &- 719_468 &- referenceDayOffset
+    }
+
+    /// The date `days` days after 2001-01-01.
+    static func date(daysSinceReferenceDate days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days &+ referenceDayOffset &+ 719_468
+        let era = (z >= 0 ? z : z &- 146_096) / 146_097
+        let doe = z &- era &* 146_097
+        let yoe = (doe &- doe / 1_460 &+ doe / 36_524 &- doe / 146_096) / 365
+        let doy = doe &- (365 &* yoe &+ yoe / 4 &- yoe / 100)
+        let mp = (5 &* doy &+ 2) / 153
+        let day = doy &- (153 &* mp &+ 2) / 5 &+ 1
+        let month = mp < 10 ? mp &+ 3 : mp &- 9
+        let year = yoe &+ era &* 400 &+ (month <= 2 ? 1 : 0)
+        return (year, month, day)
+    }
+}
+
+// MARK: - Base64
+
+/// Strict base64 (RFC 4648 alphabet) with whitespace allowed anywhere. Padding is
+/// required to complete the last group; leftover bits in the last group are ignored, as
+/// Foundation and Python do.
+enum XMLPlistBase64 {
+    struct DecodeError: Error {
+        var message: String
+    }
+
+    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Sextet value per byte, or 0xFF when the byte is not in the alphabet.
+    static let decodeTable: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, c) in alphabet.enumerated() {
+            table[Int(c)] = UInt8(truncatingIfNeeded: index)
+        }
+        return table
+    }()
+
+    static func decode(_ text: ArraySlice<UInt8>) throws -> Data {
+        var out = [UInt8]()
+        out.reserveCapacity(text.count / 4 * 3 + 3)
+        var accumulator: UInt32 = 0
+        var sextets = 0
+        var padding = 0
+        for c in text {
+            if ASCII.isWhitespace(c) { continue }
+            if c == ASCII.equals {
+                guard sextets >= 2, padding < 2 else { throw DecodeError(message: "misplaced '='") }
+                padding += 1
+                continue
+            }
+            guard padding == 0 else { throw DecodeError(message: "characters after padding") }
+            let v = decodeTable[Int(c)]
+            guard v != 0xFF else {
+                throw DecodeError(message: "invalid character '\(Character(Unicode.Scalar(c)))'")
+            }
+            accumulator = (accumulator << 6) | UInt32(v)
+            sextets += 1
+            if sextets == 4 {
+                out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
+                out.append(UInt8(truncatingIfNeeded: accumulator >> 8))
+                out.append(UInt8(truncatingIfNeeded: accumulator))
+                accumulator = 0
+                sextets = 0
+            }
+        }
+        switch (sextets, padding) {
+        case (0, 0):
+            break
+        case (2, 2):
+            out.append(UInt8(truncatingIfNeeded: accumulator >> 4))
+        case (3, 1):
+            out.append(UInt8(truncatingIfNeeded: accumulator >> 10))
+            out.append(UInt8(truncatingIfNeeded: accumulator >> 2))
+        default:
+            throw DecodeError(message: "length is not a multiple of 4")
+        }
+        return Data(out)
+    }
+
+    /// Encodes `bytes` without line breaks.
+    static func encode(_ bytes: Data) -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var iterator = bytes.makeIterator()
+        while let b0 = iterator.next() {
+            let b1 = iterator.next()
+            let b2 = iterator.next()
+            let group = UInt32(b0) << 16 | UInt32(b1 ?? 0) << 8 | UInt32(b2 ?? 0)
+            out.append(alphabet[Int((group >> 18) & 0x3F)])
+            out.append(alphabet[Int((group >> 12) & 0x3F)])
+            out.append(b1 == nil ? ASCII.equals : alphabet[Int((group >> 6) & 0x3F)])
+            out.append(b2 == nil ? ASCII.equals : alphabet[Int(group & 0x3F)])
+        }
+        return out
+    }
+}

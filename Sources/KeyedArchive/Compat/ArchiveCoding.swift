@@ -26,7 +26,15 @@ import Foundation
 /// ```
 ///
 /// A subclass calls `try super.encode(with: coder)` and `try super.init(coder: coder)`:
-/// both write to and read from the same object, like `[super encodeWithCoder:]`.
+/// both write to and read from the same object, like `[super encodeWithCoder:]`. A class
+/// that is not `final` declares the `Decodable` initializer itself (Swift requires it of
+/// every subclass), in one line:
+///
+/// ```swift
+/// required convenience init(from decoder: any Decoder) throws {
+///     try self.init(coder: ArchiveKeyedDecoder(decoder))
+/// }
+/// ```
 public protocol ArchiveCoding: AnyObject, Codable {
     /// Writes the object's fields.
     func encode(with coder: ArchiveKeyedEncoder) throws
@@ -55,7 +63,8 @@ public struct ArchiveKeyedEncoder {
     /// With ArchiveEncoder: the encoder and the object being written, for `encodeObject`.
     private let archive: (encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode)?
 
-    init(_ encoder: any Encoder) {
+    /// A keyed encoder over `encoder` (any `Encoder`).
+    public init(_ encoder: any Encoder) {
         container = encoder.container(keyedBy: ArchiveCodingKey.self)
         if let archiveEncoder = encoder as? _ArchiveEncoder, case .keyed(let box, _) = archiveEncoder.target {
             archive = (archiveEncoder, box, archiveEncoder.pathNode)
@@ -100,7 +109,8 @@ public struct ArchiveKeyedDecoder {
     private let container: KeyedDecodingContainer<ArchiveCodingKey>
     private let archive: (decoder: _ArchiveDecoder, container: ArchiveKeyedDecodingContainer<ArchiveCodingKey>)?
 
-    init(_ decoder: any Decoder) throws {
+    /// A keyed decoder over `decoder` (any `Decoder`).
+    public init(_ decoder: any Decoder) throws {
         if let archiveDecoder = decoder as? _ArchiveDecoder {
             let own = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>(decoder: archiveDecoder, slot: archiveDecoder.slot, path: archiveDecoder.pathNode)
             container = KeyedDecodingContainer(own)

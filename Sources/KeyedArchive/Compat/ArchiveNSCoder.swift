@@ -78,7 +78,7 @@ final class ArchiveNSCoder: NSCoder {
     }
 
     /// Encodes a Codable value natively (used by `NSCoder.encodeCodable`).
-    func encodeCodable<T: Encodable>(_ value: T, forKey key: String) throws {
+    func encodeNatively<T: Encodable>(_ value: T, forKey key: String) throws {
         guard case .encoding(let encoder, _) = mode else { return }
         put(.uid(try encoder.box(value, at: path.appending(ArchiveCodingKey(stringValue: key)))), forKey: key)
     }
@@ -154,7 +154,7 @@ final class ArchiveNSCoder: NSCoder {
     }
 
     /// Decodes a Codable value natively (used by `NSCoder.decodeCodable`).
-    func decodeCodable<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
+    func decodeNatively<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         guard let container else { return nil }
         return try container.decodeIfPresent(type, forKey: ArchiveCodingKey(stringValue: key))
     }

@@ -14,6 +14,7 @@ extension _ArchiveEncoder {
         }
         switch object {
         case is NSNull:
+            if nullIsNil { return 0 }
             return makeObject(kind: .fields, className: StandardClass(name: "NSNull", classes: ["NSNull", "NSObject"])).uid
         case let string as String:
             return table.string(string)

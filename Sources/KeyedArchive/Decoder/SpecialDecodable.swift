@@ -191,6 +191,13 @@ extension Decimal: _ArchiveSpecialDecodable {
         return try decoder.reading(slot, path) {
             switch object {
             case .integer(let i): return Decimal(i)
+            case .asciiString, .utf16String:
+                // Exact digits as text (how a Decimal travels through Foundation's archiver on Linux).
+                let text = try decoder.unboxString(from: slot, at: path)
+                guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
+                    throw decoder.corrupted(at: path, slot: slot, "'\(text)' is not a decimal number")
+                }
+                return value
             case .unsignedInteger(let u): return Decimal(u)
             case .real(let d): return Decimal(d)
             case .float(let f): return Decimal(Double(f))

@@ -29,6 +29,8 @@ final class _ArchiveEncoder: Encoder {
     var valueType: Any.Type?
     /// Set on encoders made by `superEncoder(forKey:)`.
     let patch: Patch?
+    /// Writes NSNull as nil (UID 0); used when a Foundation tree stands for a Codable value.
+    var nullIsNil = false
 
     var codingPath: [any CodingKey] { pathNode.path }
 

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Holds an `NSCoding` object inside a Codable type, archived natively.
+///
+/// With ``ArchiveEncoder``/``ArchiveDecoder`` the object is written by its own
+/// `encode(with:)` into the same object table as the struct around it (an object of its
+/// class with its fields, not a blob), and read back with `init?(coder:)`; its class is
+/// allowed by the property's type. With other encoders (JSON…) it is stored as
+/// `NSKeyedArchiver` data.
+///
+/// ```swift
+/// struct Profile: Codable {
+///     var name: String
+///     @NSCodingObject var legacySettings: LegacySettings     // an NSObject & NSCoding class
+/// }
+/// ```
+@propertyWrapper
+public struct NSCodingObject<Object: NSObject & NSCoding>: Codable {
+    public var wrappedValue: Object
+
+    public init(wrappedValue: Object) {
+        self.wrappedValue = wrappedValue
+    }
+
+    /// Other encoders: `NSKeyedArchiver` data.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(try NSKeyedArchiver.archivedData(withRootObject: wrappedValue, requiringSecureCoding: false))
+    }
+
+    /// Other decoders: `NSKeyedArchiver` data, unarchived allowing only `Object`.
+    public init(from decoder: any Decoder) throws {
+        let data = try decoder.singleValueContainer().decode(Data.self)
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
+        unarchiver.requiresSecureCoding = false
+        unarchiver.decodingFailurePolicy = .setErrorAndReturn
+        guard let object = unarchiver.decodeObject(of: [Object.self], forKey: NSKeyedArchiveRootObjectKey) as? Object else {
+            throw DecodingError.dataCorrupted(DecodingError.Context(
+                codingPath: decoder.codingPath, debugDescription: "No \(Object.self) in the archived data.", underlyingError: unarchiver.error))
+        }
+        wrappedValue = object
+    }
+}
+
+extension NSCodingObject: _ArchiveSpecialEncodable {
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        try encoder.encodeNSCoding(wrappedValue, at: path())
+    }
+}
+
+extension NSCodingObject: _ArchiveSpecialDecodable {
+    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> NSCodingObject {
+        let path = path()
+        let decoded = try decoder.decodeFoundationObject(slot, allowed: [Object.self], at: path)
+        guard let object = decoded as? Object else {
+            throw DecodingError.typeMismatch(Object.self, DecodingError.Context(
+                codingPath: path.path, debugDescription: "Expected \(Object.self) at \(decoder.place(slot, path)), found \(decoded.map { "\(type(of: $0))" } ?? "nil")."))
+        }
+        return NSCodingObject(wrappedValue: object)
+    }
+}

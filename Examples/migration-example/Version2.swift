@@ -32,6 +32,15 @@ enum Version2 {
         var dog: Dog?
     }
 
+    /// A person whose dog is still the version-1 NSCoding class (not migrated yet): the
+    /// struct and the NSCoding object share one archive and one object table.
+    struct PersonWithLegacyDog: Codable, ArchivedClass {
+        static let archivedClassName = "Person"
+        var name: String
+        var age: Int
+        @NSCodingObject var dog: migration_example.Dog  // the version-1 class
+    }
+
     /// Version 1's `Employee: Person` wrote its superclass's fields into the same object, so
     /// one flat struct reads them all.
     struct Employee: Codable, Equatable, ArchivedClass {

@@ -38,15 +38,21 @@ func main() throws {
     print("personOne: \(one.name), \(one.age), dog \(one.dog.map { "\($0.name) the \($0.breed)" } ?? "none")")
     print("personTwo: \(two.name), \(two.age), works at \(two.company) for \(two.salary)")
 
-    step(3, "version 2 writes, version 1 still reads")
+    step(3, "version 2 writes a mixed file, version 1 still reads it")
     let renewed = Version2.LoginSession(sessionId: session.sessionId, token: "bmV3LXRva2Vu", username: session.username,
                                         alias: nil, lastSessionDate: session.lastSessionDate.addingTimeInterval(86_400))
-    let written = try ArchiveEncoder().encode(renewed)
+    let mixedOwner = Version2.PersonWithLegacyDog(name: "Ada", age: 37, dog: Dog(name: "Rex", breed: "Collie"))
+    let written = try ArchiveEncoder().encode(["session": renewed, "personOne": mixedOwner])
+    let mixedView = try KeyedArchiveView(data: written)
+    print("wrote \(written.count) bytes; classes \(Array(Set(mixedView.objects.compactMap(\.className))).sorted())")
     let unarchiver = try NSKeyedUnarchiver(forReadingFrom: written)
     unarchiver.requiresSecureCoding = false
     unarchiver.setClass(LoginSession.self, forClassName: "LoginSession")
-    let old = unarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? LoginSession
-    print("version 1 opened it: \(old.map { "\($0.username), token \($0.token), alias \($0.alias ?? "none")" } ?? "FAILED")")
+    unarchiver.setClass(Person.self, forClassName: "Person")
+    let oldSession = unarchiver.decodeObject(forKey: "session") as? LoginSession
+    let oldPerson = unarchiver.decodeObject(forKey: "personOne") as? Person
+    print("version 1 opened the session: \(oldSession.map { "\($0.username), token \($0.token), alias \($0.alias ?? "none")" } ?? "FAILED")")
+    print("version 1 opened personOne: \(oldPerson.map { "\($0.name), \($0.age), dog \($0.dog?.name ?? "none")" } ?? "FAILED")")
 
     step(4, "an archive written by Foundation, shipped as a resource")
     struct Settings: Decodable {

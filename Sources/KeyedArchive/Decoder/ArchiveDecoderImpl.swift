@@ -29,6 +29,8 @@ final class ArchiveDecodingState {
     private var open: [Bool] = []
     /// Class instances already decoded, by UID, so a shared object decodes to one instance.
     var instances: [Int: AnyObject] = [:]
+    /// Class entries already checked (UIDs), so each is validated once per decode.
+    var checkedClassEntries: Set<Int> = []
 
     init(maxDepth: Int, maxObjects: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(), strictClassNames: Bool = false) {
         self.maxDepth = maxDepth
@@ -112,6 +114,36 @@ final class _ArchiveDecoder: Decoder {
             throw error
         } catch {
             throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
+        }
+    }
+
+    /// Checks that an archived object (a dictionary in `$objects`) has a `$class` that
+    /// points at a class entry with a `$classname`. Each class entry is checked once.
+    func validateObject(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList, slot: ArchiveSlot, at path: CodingPathNode) throws {
+        guard case .uid(let uid) = slot else { return }  // inline dictionaries are not objects
+        try reading(slot, path) {
+            guard let index = try document.index(of: "$class", in: keys) else {
+                throw KeyedArchiveError("object has no $class, so it is not an archived object", objectIndex: uid, key: "$class")
+            }
+            guard let classUID = try document.uid(at: try plist.ref(values, index)), classUID != 0 else {
+                throw KeyedArchiveError("$class is not a UID of a class entry", objectIndex: uid, key: "$class")
+            }
+            if state.checkedClassEntries.contains(classUID) { return }
+            _ = try document.classEntry(classUID, usedBy: uid)
+            state.checkedClassEntries.insert(classUID)
+        }
+    }
+
+    /// Runs a plist-level read, turning its errors into `DecodingError`s at `path`.
+    func reading<R>(_ slot: ArchiveSlot, _ path: CodingPathNode, _ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let error as DecodingError {
+            throw error
+        } catch let error as KeyedArchiveError {
+            throw corrupted(at: path, slot: error.objectIndex.map { .uid($0) } ?? slot, error.message, underlying: error)
+        } catch {
+            throw corrupted(at: path, slot: slot, "\(error)", underlying: error)
         }
     }
 

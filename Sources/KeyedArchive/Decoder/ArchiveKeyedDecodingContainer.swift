@@ -35,6 +35,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let uid = slot.objectIndex
         let document = decoder.document
         let plist = decoder.plist
+        try decoder.validateObject(keys: keys, values: values, slot: slot, at: path)
         do {
             // An NSDictionary has exactly $class, NS.keys and NS.objects.
             if keys.count == 3,

@@ -45,6 +45,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         case .array(let list):
             return .list(list)  // a plain plist array, as some writers store
         case .dictionary(let keys, let values):
+            try decoder.validateObject(keys: keys, values: values, slot: slot, at: path)
             if let index = try decoder.document.index(of: "NS.objects", in: keys) {
                 guard case .array(let list) = try plist.object(try plist.ref(values, index)) else {
                     throw decoder.corrupted(at: path, slot: slot, "NS.objects is not an array")

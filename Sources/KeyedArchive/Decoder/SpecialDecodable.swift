@@ -59,17 +59,6 @@ extension _ArchiveDecoder {
         return (keys, values)
     }
 
-    /// Runs a Foundation-layout reader, turning plist errors into `DecodingError`s.
-    func reading<R>(_ slot: ArchiveSlot, _ path: CodingPathNode, _ body: () throws -> R) throws -> R {
-        do {
-            return try body()
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            throw corrupted(at: path, slot: slot, "\(error)", underlying: error)
-        }
-    }
-
     /// A required field of a Foundation object.
     func requiredField<T>(_ name: String, of type: T.Type, keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList,
                           slot: ArchiveSlot, path: CodingPathNode) throws -> ArchiveSlot {

@@ -42,7 +42,7 @@ func main() throws {
     let renewed = Version2.LoginSession(sessionId: session.sessionId, token: "bmV3LXRva2Vu", username: session.username,
                                         alias: nil, lastSessionDate: session.lastSessionDate.addingTimeInterval(86_400))
     let mixedOwner = Version2.PersonWithLegacyDog(name: "Ada", age: 37, dog: Dog(name: "Rex", breed: "Collie"))
-    let written = try ArchiveEncoder().encode(["session": renewed, "personOne": mixedOwner])
+    let written = try ArchiveEncoder().encode(topLevel: ["session": renewed, "personOne": mixedOwner])
     let mixedView = try KeyedArchiveView(data: written)
     print("wrote \(written.count) bytes; classes \(Array(Set(mixedView.objects.compactMap(\.className))).sorted())")
     let unarchiver = try NSKeyedUnarchiver(forReadingFrom: written)

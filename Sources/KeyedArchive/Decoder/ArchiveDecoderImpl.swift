@@ -108,7 +108,11 @@ final class _ArchiveDecoder: Decoder {
                 return try plist.object(ref)
             case .uid(let uid):
                 guard uid != 0 else { throw valueNotFound(type, at: path()) }
-                return try plist.object(try document.objectRef(uid))
+                let object = try plist.object(try document.objectRef(uid))
+                if case .dictionary(let keys, _) = object, keys.count == 1, isNSNull(uid) {
+                    throw valueNotFound(type, at: path())
+                }
+                return object
             }
         } catch let error as DecodingError {
             throw error
@@ -147,10 +151,18 @@ final class _ArchiveDecoder: Decoder {
         }
     }
 
-    /// Whether a slot is nil (UID 0).
+    /// Whether a slot is nil: UID 0, or an NSNull object (how NSArray and NSDictionary,
+    /// which cannot hold nil, store it).
     func isNil(_ slot: ArchiveSlot) -> Bool {
-        if case .uid(0) = slot { return true }
-        return false
+        guard case .uid(let uid) = slot else { return false }
+        return uid == 0 || isNSNull(uid)
+    }
+
+    /// NSNull is an object whose only key is `$class`; anything else is answered by one marker read.
+    private func isNSNull(_ uid: Int) -> Bool {
+        guard let ref = try? document.objectRef(uid),
+              case .dictionary(let keys, _)? = try? plist.object(ref), keys.count == 1 else { return false }
+        return (try? document.classInfo(ofObject: uid))??.name == "NSNull"
     }
 
     // MARK: - Typed values

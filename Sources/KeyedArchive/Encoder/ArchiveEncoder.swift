@@ -80,10 +80,13 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// object table: a class instance shared between them is written once).
     ///
     /// ```swift
-    /// let data = try ArchiveEncoder().encode(["personOne": ada, "personTwo": grace])
+    /// let data = try ArchiveEncoder().encode(topLevel: ["personOne": ada, "personTwo": grace])
     /// let two = try ArchiveDecoder().decode(Person.self, forKey: "personTwo", from: data)
     /// ```
-    open func encode(_ values: KeyValuePairs<String, any Encodable>) throws -> Data {
+    ///
+    /// The label matters: `encode(["a": x, "b": y])` without it encodes one dictionary
+    /// under `root`, as for any other value.
+    open func encode(topLevel values: KeyValuePairs<String, any Encodable>) throws -> Data {
         let (format, userInfo) = lock.withLock { (_outputFormat, _userInfo) }
         let table = makeTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)

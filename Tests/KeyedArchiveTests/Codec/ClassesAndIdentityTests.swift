@@ -131,7 +131,7 @@ struct ClassesAndIdentityTests {
         let shared = Node(label: "both")
         let encoder = ArchiveEncoder()
         encoder.outputFormat = format
-        let data = try encoder.encode(["personOne": Pair(left: shared, right: Node(label: "x")), "personTwo": shared])
+        let data = try encoder.encode(topLevel: ["personOne": Pair(left: shared, right: Node(label: "x")), "personTwo": shared])
         let decoder = ArchiveDecoder()
         #expect(try decoder.topLevelKeys(in: data) == ["personOne", "personTwo"])
         let one = try decoder.decode(Pair.self, forKey: "personOne", from: data)

@@ -181,14 +181,3 @@ final class FoundationProfileCard: NSObject, NSCoding {
         profile = coder.decodeObject(forKey: "profile") as? LegacyProfile
     }
 }
-
-/// Reads `data` with Foundation's NSKeyedUnarchiver, mapping class names to classes.
-func foundationDecode(_ data: Data, classes: [String: AnyClass] = [:], key: String = NSKeyedArchiveRootObjectKey) throws -> Any? {
-    let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
-    unarchiver.requiresSecureCoding = false
-    unarchiver.decodingFailurePolicy = .setErrorAndReturn
-    for (name, cls): (String, AnyClass) in classes { unarchiver.setClass(cls, forClassName: name) }
-    let object = unarchiver.decodeObject(forKey: key)
-    if let error = unarchiver.error { throw error }
-    return object
-}

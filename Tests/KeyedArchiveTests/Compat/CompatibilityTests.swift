@@ -33,7 +33,7 @@ struct CompatibilityTests {
 
         // Foundation reads the same file: the struct through a mirror class, the NSCoding
         // object as its own class.
-        let read = try foundationDecode(data, classes: ["ProfileCard": FoundationProfileCard.self]) as? FoundationProfileCard
+        let read = try foundationUnarchive(data, classes: ["ProfileCard": FoundationProfileCard.self]) as? FoundationProfileCard
         #expect(read?.title == "Card")
         #expect(read?.profile?.nickname == "ada")
         #expect(read?.profile?.level == 7)
@@ -79,7 +79,7 @@ struct CompatibilityTests {
         let prefs = Preferences(theme: "dark", fontSize: 11, tags: ["p"], lastSync: joined)
         let holder = SettingsHolder(owner: "grace", preferences: prefs)
         let data = try NSKeyedArchiver.archivedData(withRootObject: holder, requiringSecureCoding: false)
-        let back = try foundationDecode(data) as? SettingsHolder
+        let back = try foundationUnarchive(data) as? SettingsHolder
         #expect(back?.preferences == prefs)
         #expect(back?.owner == "grace")
         // Stored as a Foundation tree (NSDictionary of fields), which our decoder reads too.
@@ -112,7 +112,7 @@ struct CompatibilityTests {
         #expect(back.savings.owner == "bob")
 
         // Foundation reads them as NSCoding objects with the same keys.
-        let read = try foundationDecode(encoder.encode(value.savings), classes: ["SavingsAccount": FoundationAccount.self]) as? FoundationAccount
+        let read = try foundationUnarchive(encoder.encode(value.savings), classes: ["SavingsAccount": FoundationAccount.self]) as? FoundationAccount
         #expect(read?.owner == "bob")
         #expect(read?.balance == 5)
         #expect(read?.rate == 0.5)

@@ -32,7 +32,8 @@ let package = Package(
         .testTarget(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive"],
-            path: "Tests/KeyedArchiveTests"
+            path: "Tests/KeyedArchiveTests",
+            exclude: ["CLI/Snapshots", "Hostile/Crashers"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,1 +1,158 @@
-print("bench")
+import Foundation
+import KeyedArchive
+
+// keyedarchive-benchmark: options and orchestration.
+// Run with `swift run -c release keyedarchive-benchmark [options]`; see `--help`.
+
+struct Options {
+    var rounds = 5
+    var workloads = WorkloadName.allCases
+    var sizes = WorkloadSizes()
+    var machine = false
+    var scaling = false
+    var memory = false
+    /// Keep only contenders with this encoder or decoder name (for profiling one of them).
+    var contender: String?
+
+    static let usage = """
+    usage: keyedarchive-benchmark [options]
+
+    Times ArchiveEncoder/ArchiveDecoder against JSONEncoder/Decoder, PropertyListEncoder/Decoder
+    (binary), Foundation's NSKeyedArchiver/NSKeyedUnarchiver and a do-nothing Codable walk, all
+    in one process, interleaved round by round, and prints medians. Every round checks that each
+    decoder returns a value equal to the original, and stops with a message if not.
+
+      --workload NAME        run only this workload (repeatable): \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))
+      --rounds N             measured rounds per workload, after one warm-up round (default 5)
+      --records N            person records in the flat workload (default 10,000)
+      --nskeyed-records N    records given to NSKeyedArchiver in the flat workload (default 10,000;
+                             0 leaves it out); ratios against it then compare time per record
+      --machine              one line per measurement instead of tables:
+                             workload=flat contender=ArchiveEncoder op=encode median_ms=12.300 ratio_json=0.520
+                             ratio_plist=0.800 ratio_nskeyed=0.030 bytes=123456 items=10000 us_per_item=1.2300
+      --scaling              flat workload at 1,000, 10,000 and 100,000 records (ours and JSON):
+                             time per record and the 100k/1k ratio
+      --memory               peak resident memory (VmHWM) around encoding/decoding the flat workload
+      --contender NAME       keep only that contender (e.g. ArchiveEncoder, JSONDecoder), for profiling
+      --help                 this text
+
+    --scaling and --memory replace the workload tables unless --workload is also given.
+    Progress goes to standard error; results to standard output.
+    """
+
+    init(_ arguments: [String]) throws {
+        var it = arguments.makeIterator()
+        var explicitWorkload = false
+        func number(_ flag: String) throws -> Int {
+            guard let text = it.next(), let n = Int(text.replacingOccurrences(of: "_", with: "")), n >= 0 else {
+                throw BenchmarkFailure(description: "\(flag) needs a non-negative number")
+            }
+            return n
+        }
+        while let arg = it.next() {
+            switch arg {
+            case "--rounds": rounds = max(1, try number(arg))
+            case "--records": sizes.records = max(1, try number(arg))
+            case "--nskeyed-records": sizes.nskeyedRecords = try number(arg)
+            case "--machine": machine = true
+            case "--contender":
+                guard let name = it.next() else { throw BenchmarkFailure(description: "--contender needs a name") }
+                contender = name
+            case "--scaling": scaling = true
+            case "--memory": memory = true
+            case "--workload":
+                guard let name = it.next(), let workload = WorkloadName(rawValue: name) else {
+                    throw BenchmarkFailure(description: "--workload needs one of: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                workloads = explicitWorkload ? workloads + [workload] : [workload]
+                explicitWorkload = true
+            case "--help", "-h": throw BenchmarkFailure(description: Options.usage)
+            default: throw BenchmarkFailure(description: "unknown option \(arg)\n\n\(Options.usage)")
+            }
+        }
+        if (scaling || memory) && !explicitWorkload { workloads = [] }
+    }
+}
+
+func progress(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+}
+
+/// The workload tables.
+func runWorkloads(_ options: Options) throws {
+    for name in options.workloads {
+        progress("building \(name.rawValue)…")
+        var workload = makeWorkload(name, sizes: options.sizes)
+        if let only = options.contender {
+            workload = Workload(name: workload.name, summary: workload.summary, items: workload.items,
+                                contenders: workload.contenders.filter { $0.encoderName == only || $0.decoderName == only },
+                                notes: workload.notes)
+            guard !workload.contenders.isEmpty else { throw BenchmarkFailure(description: "no contender named \(only) in \(name.rawValue)") }
+        }
+        let results = try run(workload, rounds: options.rounds, log: progress)
+        print(options.machine ? Report.machine(results) : Report.table(workload, results, rounds: options.rounds))
+        fflush(nil)
+    }
+}
+
+/// Flat records at 1k, 10k and 100k: our encoder and decoder, JSON for reference.
+func runScaling(_ options: Options) throws {
+    var runs: [(records: Int, results: [Measurement])] = []
+    for records in [1_000, 10_000, 100_000] {
+        progress("scaling: \(records.grouped) records")
+        var workload = makeFlatWorkload(records: records, nskeyedRecords: 0, withXML: false, walk: false)
+        workload = Workload(name: "flat-\(records)", summary: workload.summary, items: records,
+                            contenders: workload.contenders.filter { $0.role == .ours || $0.role == .json })
+        runs.append((records, try run(workload, rounds: options.rounds, log: progress)))
+    }
+    print(Report.scaling(runs, rounds: options.rounds, machine: options.machine))
+}
+
+/// Peak resident memory around encoding and decoding the flat workload.
+func runMemory(_ options: Options) throws {
+    let records = options.sizes.records
+    let people = makePeople(records)
+    let archive = try ArchiveEncoder().encode(people)
+    let json = try JSONEncoder().encode(people)
+    let plistEncoder = PropertyListEncoder()
+    plistEncoder.outputFormat = .binary
+    let plist = try plistEncoder.encode(people)
+    var reset = true
+
+    /// Runs `body` with the peak reset first; its result stays alive until the peak is read.
+    func step(_ name: String, bytes: Int, _ body: () throws -> Any) rethrows -> MemoryRow {
+        ProcessMemory.trim()
+        let before = ProcessMemory.status("VmRSS") ?? 0
+        reset = ProcessMemory.resetPeak() && reset
+        let result = try body()
+        let peak = ProcessMemory.status("VmHWM") ?? 0
+        blackHole(result)
+        return MemoryRow(step: name, inputBytes: bytes, before: before, peak: peak)
+    }
+    let decoded = try ArchiveDecoder().decode([Person].self, from: archive)
+    guard decoded == people else { throw BenchmarkFailure(description: "memory: ArchiveDecoder round trip is wrong") }
+    let rows = [
+        try step("ArchiveDecoder decode", bytes: archive.count) { try ArchiveDecoder().decode([Person].self, from: archive) },
+        try step("JSONDecoder decode", bytes: json.count) { try JSONDecoder().decode([Person].self, from: json) },
+        try step("PropertyListDecoder decode", bytes: plist.count) { try PropertyListDecoder().decode([Person].self, from: plist) },
+        try step("ArchiveEncoder encode", bytes: archive.count) { try ArchiveEncoder().encode(people) },
+    ]
+    print(Report.memory(rows, records: records, peakWasReset: reset, machine: options.machine))
+}
+
+do {
+    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    try runWorkloads(options)
+    if options.scaling { try runScaling(options) }
+    if options.memory { try runMemory(options) }
+} catch let failure as BenchmarkFailure {
+    if failure.description == Options.usage {
+        print(failure.description)
+        exit(0)
+    }
+    progress("error: \(failure.description)")
+    exit(1)
+} catch {
+    progress("error: \(error)")
+    exit(1)
+}

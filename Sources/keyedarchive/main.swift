@@ -1,1 +1,26 @@
-print("keyedarchive")
+// keyedarchive: inspect, convert and check Apple keyed archives.
+//
+// `keyedarchive --help` lists the commands; `Tool.run` dispatches to them.
+
+import Foundation
+
+/// The exit status, handed from the worker thread to the main thread. Written once
+/// before `finished.signal()` and read after `finished.wait()`, so never concurrently.
+final class ExitStatusBox: @unchecked Sendable {
+    var value = ExitStatus.success
+}
+
+// The work runs on a thread with a 64 MiB stack: the tree and JSON walks recurse once
+// per level of the object graph (bounded: 10 000 levels for `json`), and the default
+// 8 MiB main stack, or a smaller `ulimit -s`, would not hold that in a debug build.
+let arguments = Array(CommandLine.arguments.dropFirst())
+let status = ExitStatusBox()
+let finished = DispatchSemaphore(value: 0)
+let worker = Thread {
+    status.value = Tool.run(arguments)
+    finished.signal()
+}
+worker.stackSize = 64 << 20
+worker.start()
+finished.wait()
+exit(status.value)

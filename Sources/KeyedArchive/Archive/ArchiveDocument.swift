@@ -154,11 +154,13 @@ enum ArchiveKeyEscaping {
         key.utf8.first == 0x24 ? "$" + key : key
     }
 
-    /// The user key for a stored key, or `nil` for reserved keys such as `$class`.
+    /// The user key for a stored key, or `nil` for the reserved `$class`. Other keys that
+    /// begin with one `$` are kept as they are: Apple's archiver writes the unkeyed values
+    /// of `encodeValue(ofObjCType:at:)` under `$0`, `$1`, … without escaping them.
     @inline(__always)
     static func unescape(_ stored: String) -> String? {
         guard stored.utf8.first == 0x24 else { return stored }
-        guard stored.utf8.dropFirst().first == 0x24 else { return nil }
-        return String(stored.dropFirst())
+        if stored.utf8.dropFirst().first == 0x24 { return String(stored.dropFirst()) }
+        return stored == "$class" ? nil : stored
     }
 }

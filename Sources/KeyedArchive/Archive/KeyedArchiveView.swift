@@ -78,6 +78,12 @@ public indirect enum ArchivedValue: Sendable, Hashable {
 public struct ArchivedField: Sendable, Hashable {
     public var key: String
     public var value: ArchivedValue
+
+    /// Creates a field.
+    public init(key: String, value: ArchivedValue) {
+        self.key = key
+        self.value = value
+    }
 }
 
 /// One entry of `$objects`: an object with a class and fields, a class entry, or a plain

@@ -1,0 +1,78 @@
+import Foundation
+import KeyedArchive
+
+/// The bytes of one input file (or of standard input, for `-`), with the name to use in
+/// messages.
+struct ArchiveInput {
+    /// The path as given, or `<stdin>`.
+    let name: String
+    let data: Data
+
+    /// Reads `path` (`-` is standard input).
+    ///
+    /// Uses `open`/`read` rather than `Data(contentsOf:)` to get the plain `errno` reason
+    /// ("No such file or directory", "Is a directory") for the message.
+    static func read(_ path: String) throws(ToolError) -> ArchiveInput {
+        if path == "-" {
+            return ArchiveInput(name: "<stdin>", data: try readAll(fd: 0, name: "<stdin>"))
+        }
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw ToolError(file: path, "cannot open: \(systemMessage())") }
+        defer { close(fd) }
+        return ArchiveInput(name: path, data: try readAll(fd: fd, name: path))
+    }
+
+    private static func readAll(fd: Int32, name: String) throws(ToolError) -> Data {
+        var result = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw ToolError(file: name, "cannot read: \(systemMessage())")
+            }
+            result.append(contentsOf: buffer[0..<count])
+        }
+        return Data(result)
+    }
+
+    private static func systemMessage() -> String {
+        String(cString: strerror(errno))
+    }
+
+    /// Opens the input as an archive (binary or XML: the library detects which).
+    func view() throws(ToolError) -> KeyedArchiveView {
+        do {
+            return try KeyedArchiveView(data: data)
+        } catch {
+            throw ToolError(file: name, Self.describe(error))
+        }
+    }
+
+    /// Opens the input as an archive, with every field (see ``ArchiveContents``).
+    func contents() throws(ToolError) -> ArchiveContents {
+        ArchiveContents(view: try view(), data: data)
+    }
+
+    /// Reads the input as a property-list tree, for commands that work on the raw plist.
+    func propertyList() throws(ToolError) -> PropertyListValue {
+        do {
+            return try PropertyListValue(propertyList: data)
+        } catch {
+            throw ToolError(file: name, Self.describe(error))
+        }
+    }
+
+    /// A one-line reason for a library error.
+    static func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as PropertyListError:
+            return "not a property list: \(error.message)"
+        case let error as KeyedArchiveError:
+            return "not a valid keyed archive: \(error.description)"
+        default:
+            return "\(error)"
+        }
+    }
+}

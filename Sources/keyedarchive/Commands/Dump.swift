@@ -1,0 +1,47 @@
+import KeyedArchive
+
+/// `keyedarchive dump FILE`: the object graph as an indented tree.
+enum DumpCommand: ToolCommand {
+    static let spec = CommandSpec(
+        name: "dump",
+        abstract: "Print the object graph as an indented tree.",
+        discussion: """
+            Each top-level key is followed by its object: class name, index in $objects \
+            (#N) and fields, references followed. An object reached a second time is shown \
+            as '-> #N Class (shown above)'; a reference back to an enclosing object as \
+            '-> #N Class (cycle)'. Foundation's collections list their items, and its value \
+            classes (NSString, NSData, NSDate, NSURL, NSUUID, NSDecimalNumber, NSNull) are \
+            shown as their value. Objects nested more than 256 levels deep are shown as \
+            'Class #N …' and not opened.
+
+            Colour is used only when standard output is a terminal, and never with \
+            --no-color or when NO_COLOR is set.
+            """,
+        arguments: [.file],
+        options: [
+            .option("key", value: "key", help: "Show only the value under this top-level key."),
+            .noColor,
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
+        let input = try ArchiveInput.read(arguments.positionals[0])
+        let contents = try input.contents()
+        let view = contents.view
+        let palette = Palette(enabled: Terminal.wantsColor(noColorFlag: arguments.has("no-color")))
+        var printer = TreePrinter(contents: contents, palette: palette, output: OutputBuffer())
+        if let key = arguments.value("key") {
+            guard let value = view.value(forKey: key) else { throw missingKey(key, in: view, file: input.name) }
+            printer.print(key: key, value)
+        } else {
+            printer.printAll()
+        }
+        return ExitStatus.success
+    }
+
+    /// The error for `--key` naming a key the archive does not have.
+    static func missingKey(_ key: String, in view: KeyedArchiveView, file: String) -> ToolError {
+        let keys = view.topLevelKeys.map { "'\($0)'" }.joined(separator: ", ")
+        return ToolError(file: file, "no top-level key '\(key)' (the archive has \(keys.isEmpty ? "none" : keys))")
+    }
+}

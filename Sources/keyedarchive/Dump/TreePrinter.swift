@@ -1,0 +1,165 @@
+import Foundation
+import KeyedArchive
+
+/// Prints an archive's object graph as an indented tree.
+///
+/// Each object is printed in full the first time it is reached; later references say
+/// `-> #N Class (shown above)`, and a reference back to an object that is still open
+/// (an ancestor) says `-> #N Class (cycle)`. Foundation's value classes are shown as
+/// their value on one line, and collections list their items directly:
+///
+/// ```text
+/// root: Note #1
+///   title = "Some cool title"
+///   array: NSArray #4 (3 items)
+///     [0] = "Hello, World!"
+///     [1] = 42
+/// ```
+struct TreePrinter {
+    let contents: ArchiveContents
+    private var view: KeyedArchiveView { contents.view }
+    let palette: Palette
+    /// Deeper objects are shown as `Class #N …` and not opened, to bound the output.
+    let maxDepth: Int
+    private var shown: Set<Int> = []
+    private var open: Set<Int> = []
+    private var out: OutputBuffer
+
+    init(contents: ArchiveContents, palette: Palette, maxDepth: Int = 256, output: OutputBuffer) {
+        self.contents = contents
+        self.palette = palette
+        self.maxDepth = maxDepth
+        self.out = output
+    }
+
+    /// Prints every top-level entry, then flushes.
+    mutating func printAll() {
+        for entry in view.topLevel {
+            print(label: entry.key, entry.value, depth: 0)
+        }
+        out.flush()
+    }
+
+    /// Prints only the value under one top-level key.
+    mutating func print(key: String, _ value: ArchivedValue) {
+        print(label: key, value, depth: 0)
+        out.flush()
+    }
+
+    private mutating func line(_ depth: Int, _ text: String) {
+        out.append(String(repeating: "  ", count: depth) + text + "\n")
+    }
+
+    private mutating func print(label: String, _ value: ArchivedValue, depth: Int) {
+        switch value {
+        case .reference(let index):
+            object(label: label, index, depth: depth)
+        case .array(let items):
+            guard !items.isEmpty else { return line(depth, "\(label) = []") }
+            line(depth, "\(label) = \(palette.paint(count(items.count, "item"), .dim))")
+            for (position, item) in items.enumerated() {
+                print(label: "[\(position)]", item, depth: depth + 1)
+            }
+        case .dictionary(let fields):
+            guard !fields.isEmpty else { return line(depth, "\(label) = {}") }
+            line(depth, "\(label) = \(palette.paint(count(fields.count, "entry"), .dim))")
+            for field in fields { print(label: field.key, field.value, depth: depth + 1) }
+        default:
+            line(depth, "\(label) = \(scalar(value))")
+        }
+    }
+
+    private mutating func object(label: String, _ index: Int, depth: Int) {
+        guard index < view.objects.count else { return line(depth, "\(label) = <invalid #\(index)>") }
+        let object = view.objects[index]
+        if let plain = object.plainValue { return line(depth, "\(label) = \(scalar(plain))") }
+        let name = object.className ?? "class entry"
+        let title = palette.paint(name, .boldCyan) + " " + palette.paint("#\(index)", .dim)
+        if open.contains(index) {
+            return line(depth, "\(label): -> \(title) \(palette.paint("(cycle)", .boldRed))")
+        }
+        if shown.contains(index) {
+            return line(depth, "\(label): -> \(title) \(palette.paint("(shown above)", .dim))")
+        }
+        guard depth < maxDepth else { return line(depth, "\(label): \(title) …") }
+        shown.insert(index)
+        open.insert(index)
+        defer { open.remove(index) }
+
+        switch FoundationValue.interpret(object, in: view) {
+        case .collection(let items)?:
+            line(depth, "\(label): \(title) \(palette.paint("(\(count(items.count, "item")))", .dim))")
+            for (position, item) in items.enumerated() {
+                print(label: "[\(position)]", item, depth: depth + 1)
+            }
+        case .dictionary(let keys, let values)? where keys.allSatisfy({ FoundationValue.plain($0, in: view) != nil }):
+            line(depth, "\(label): \(title) \(palette.paint("(\(count(keys.count, "entry")))", .dim))")
+            for (key, value) in zip(keys, values) {
+                print(label: scalar(FoundationValue.plain(key, in: view)!), value, depth: depth + 1)
+            }
+        case .some(let special) where summary(special) != nil:
+            line(depth, "\(label): \(title) = \(summary(special)!)")
+        default:
+            line(depth, "\(label): \(title)")
+            for field in contents.fields(of: object) { print(label: field.key, field.value, depth: depth + 1) }
+        }
+    }
+
+    /// The one-line form of a Foundation value class, or `nil` for containers.
+    private func summary(_ value: FoundationValue) -> String? {
+        switch value {
+        case .string(let text): return scalar(.string(text))
+        case .data(let bytes): return scalar(.data(bytes))
+        case .date(let seconds):
+            return palette.paint(ISODate.string(sinceReferenceDate: seconds) ?? "\(seconds) s since 2001", .blue)
+        case .url(let text), .uuid(let text): return palette.paint(text, .blue)
+        case .decimal(let text): return palette.paint(text ?? "NaN", .yellow)
+        case .null: return palette.paint("null", .magenta)
+        case .collection, .dictionary: return nil
+        }
+    }
+
+    private func count(_ number: Int, _ noun: String) -> String {
+        number == 1 ? "1 \(noun)" : "\(number) \(noun == "entry" ? "entries" : noun + "s")"
+    }
+
+    /// A value with no references in it, coloured by kind.
+    private func scalar(_ value: ArchivedValue) -> String {
+        switch value {
+        case .null: return palette.paint("nil", .magenta)
+        case .string(let text): return palette.paint(Self.quoted(text), .green)
+        case .integer(let number): return palette.paint(String(number), .yellow)
+        case .unsignedInteger(let number): return palette.paint(String(number), .yellow)
+        case .real(let number): return palette.paint(number.description, .yellow)
+        case .bool(let flag): return palette.paint(flag ? "true" : "false", .yellow)
+        case .data(let bytes):
+            let hex = bytes.prefix(16).map { String(format: "%02x", $0) }.joined()
+            return palette.paint("<\(count(bytes.count, "byte")): \(hex)\(bytes.count > 16 ? "…" : "")>", .magenta)
+        case .date(let date):
+            let seconds = date.timeIntervalSinceReferenceDate
+            return palette.paint(ISODate.string(sinceReferenceDate: seconds) ?? "\(seconds) s since 2001", .blue)
+        case .reference(let index): return "#\(index)"
+        case .array(let items): return "[\(count(items.count, "item"))]"
+        case .dictionary(let fields): return "{\(count(fields.count, "entry"))}"
+        }
+    }
+
+    /// A string in double quotes with `\`, `"`, control characters and line separators
+    /// escaped, so that every value stays on its line.
+    static func quoted(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
+                result += String(format: "\\u{%02x}", scalar.value)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

@@ -1,0 +1,186 @@
+import Foundation
+import KeyedArchive
+
+/// The structural checks of `verify`, made on the raw property list so that every
+/// problem is found and reported, not only the first.
+///
+/// The envelope (`$archiver`, `$version`, `$top`, `$objects`) comes first; then each
+/// object: its `$class`, every UID in range, class entries well formed, and the fields
+/// Foundation's own classes need (``checkFoundationFields(_:of:className:)``); then the
+/// graph from `$top`: reachability and cycles (``checkGraph()``).
+struct ArchiveChecker {
+    private(set) var diagnostics: [Diagnostic] = []
+    /// `$objects`, once the envelope has been read.
+    private(set) var objects: [PropertyListValue] = []
+    /// `$top`, as key and UID, for entries that are UIDs in range.
+    private(set) var top: [(key: String, uid: Int)] = []
+    /// The class name of each object that has a valid `$class`.
+    private(set) var classNames: [Int: String] = [:]
+
+    mutating func report(_ severity: Diagnostic.Severity, object: Int? = nil, _ path: String, _ message: String) {
+        diagnostics.append(Diagnostic(severity: severity, object: object, path: path, message: message))
+    }
+
+    /// Runs every check on a property list.
+    mutating func check(_ root: PropertyListValue) {
+        guard readEnvelope(root) else { return }
+        for index in objects.indices.dropFirst() { checkObject(index) }
+        checkGraph()
+    }
+
+    // MARK: Envelope
+
+    /// Reads `$objects` and `$top`, reporting what is wrong; `false` when the objects
+    /// cannot be examined at all.
+    private mutating func readEnvelope(_ root: PropertyListValue) -> Bool {
+        guard case .dictionary = root else {
+            report(.error, "", "the property list's root is a \(Self.kind(root)), not a dictionary, so it is not a keyed archive")
+            return false
+        }
+        switch root["$archiver"] {
+        case nil: report(.error, "$archiver", "missing")
+        case .string("NSKeyedArchiver")?: break
+        case .string(let name)?: report(.error, "$archiver", "is '\(name)', expected 'NSKeyedArchiver'")
+        case let value?: report(.error, "$archiver", "is a \(Self.kind(value)), expected the string 'NSKeyedArchiver'")
+        }
+        switch root["$version"] {
+        case nil: report(.error, "$version", "missing")
+        case .integer(100_000)?: break
+        case let value?: report(.error, "$version", "is \(Self.describe(value)), expected 100000")
+        }
+        switch root["$objects"] {
+        case nil:
+            report(.error, "$objects", "missing")
+        case .array(let list)? where list.isEmpty:
+            report(.error, "$objects", "is empty (index 0 must be '$null')")
+        case .array(let list)?:
+            objects = list
+            if list[0] != .string("$null") {
+                report(.warning, "$objects[0]", "is \(Self.describe(list[0])), expected the string '$null'")
+            }
+        case let value?:
+            report(.error, "$objects", "is a \(Self.kind(value)), expected an array")
+        }
+        readTop(root["$top"])
+        return !objects.isEmpty
+    }
+
+    private mutating func readTop(_ value: PropertyListValue?) {
+        guard let value else { return report(.error, "$top", "missing") }
+        guard case .dictionary(let entries) = value else {
+            return report(.error, "$top", "is a \(Self.kind(value)), expected a dictionary of top-level keys")
+        }
+        if entries.isEmpty { report(.warning, "$top", "has no top-level keys") }
+        for entry in entries {
+            guard case .uid(let uid) = entry.value else {
+                report(.error, "$top.\(entry.key)", "is a \(Self.kind(entry.value)), expected a UID")
+                continue
+            }
+            guard objects.isEmpty || uid < UInt64(objects.count) else {
+                report(.error, "$top.\(entry.key)", "UID \(uid) is out of range (\(objects.count) objects)")
+                continue
+            }
+            top.append((entry.key, Int(uid)))
+        }
+    }
+
+    // MARK: Objects
+
+    private mutating func checkObject(_ index: Int) {
+        let object = objects[index]
+        guard case .dictionary(let entries) = object else {
+            if case .uid = object {
+                report(.warning, object: index, "", "is a bare UID, which no archiver writes")
+            }
+            checkUIDs(in: object, object: index, path: "")
+            return
+        }
+        if let classValue = object["$class"] {
+            checkClassReference(classValue, of: index)
+        } else if object["$classname"] != nil {
+            checkClassEntry(object, index: index)
+            return
+        } else {
+            report(.error, object: index, "$class", "missing: the object has no class (and is not a class entry)")
+        }
+        for entry in entries where entry.key != "$class" {
+            checkUIDs(in: entry.value, object: index, path: entry.key)
+        }
+        if let name = classNames[index] {
+            checkFoundationFields(object, of: index, className: name)
+        }
+    }
+
+    private mutating func checkClassReference(_ value: PropertyListValue, of index: Int) {
+        guard case .uid(let uid) = value else {
+            return report(.error, object: index, "$class", "is a \(Self.kind(value)), expected the UID of a class entry")
+        }
+        guard uid > 0, uid < UInt64(objects.count) else {
+            return report(.error, object: index, "$class", "UID \(uid) does not point at a class entry (\(objects.count) objects)")
+        }
+        guard case .string(let name)? = objects[Int(uid)]["$classname"], objects[Int(uid)]["$class"] == nil else {
+            return report(.error, object: index, "$class", "points at object #\(uid), which is not a class entry with a $classname")
+        }
+        classNames[index] = name
+    }
+
+    private mutating func checkClassEntry(_ entry: PropertyListValue, index: Int) {
+        if case .string = entry["$classname"] {} else {
+            report(.error, object: index, "$classname", "is \(Self.describe(entry["$classname"]!)), expected a string")
+        }
+        if let classes = entry["$classes"] {
+            guard case .array(let names) = classes, names.allSatisfy({ if case .string = $0 { true } else { false } }) else {
+                return report(.error, object: index, "$classes", "is not an array of class names")
+            }
+        }
+    }
+
+    /// Every UID inside `value` must index `$objects`.
+    private mutating func checkUIDs(in value: PropertyListValue, object: Int, path: String) {
+        switch value {
+        case .uid(let uid):
+            if uid >= UInt64(objects.count) {
+                report(.error, object: object, path, "UID \(uid) is out of range (\(objects.count) objects)")
+            } else if uid > 0, case .string? = objects[Int(uid)]["$classname"], objects[Int(uid)]["$class"] == nil {
+                report(.warning, object: object, path, "refers to class entry #\(uid) as a value")
+            }
+        case .array(let items):
+            for (position, item) in items.enumerated() { checkUIDs(in: item, object: object, path: "\(path)[\(position)]") }
+        case .dictionary(let entries):
+            for entry in entries { checkUIDs(in: entry.value, object: object, path: path.isEmpty ? entry.key : "\(path).\(entry.key)") }
+        default:
+            break
+        }
+    }
+
+    // MARK: Describing values
+
+    /// `string`, `integer`, `UID`…, for messages.
+    static func kind(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string: return "string"
+        case .integer, .unsignedInteger: return "integer"
+        case .real, .float: return "real"
+        case .bool: return "boolean"
+        case .date: return "date"
+        case .data: return "data"
+        case .uid: return "UID"
+        case .array: return "array"
+        case .dictionary: return "dictionary"
+        }
+    }
+
+    /// A short description: the value itself for scalars, the kind for containers.
+    static func describe(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let text): return "the string '\(text.count > 40 ? text.prefix(40) + "…" : text)'"
+        case .integer(let number): return "\(number)"
+        case .unsignedInteger(let number): return "\(number)"
+        case .real(let number): return "\(number)"
+        case .float(let number): return "\(number)"
+        case .bool(let flag): return "\(flag)"
+        case .uid(let uid): return "UID \(uid)"
+        default: return "a \(kind(value))"
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+import KeyedArchive
+import Testing
+
+/// `keyedarchive convert`: the object graph survives a trip through XML and back.
+@Suite("CLI: convert")
+struct CLIConvertTests {
+    /// Every archive in the corpus that should open.
+    static var appleFiles: [String] { CLI.corpusFiles(under: "apple") }
+
+    /// Converts to XML and back to binary (through standard input) and checks that the
+    /// library's untyped view and the tool's JSON are unchanged.
+    func roundTrip(_ original: Data, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let source = try CLI.temporaryFile(original)
+        let xmlPath = source + ".xml"
+        let toXML = try CLI.run(["convert", "--to", "xml", source, "-o", xmlPath])
+        #expect(toXML.status == 0, "\(toXML.stderr)", sourceLocation: sourceLocation)
+        #expect(toXML.stdout.isEmpty, sourceLocation: sourceLocation)
+        let xml = try Data(contentsOf: URL(fileURLWithPath: xmlPath))
+        #expect(xml.starts(with: Data("<?xml".utf8)), sourceLocation: sourceLocation)
+
+        let toBinary = try CLI.run(["convert", "--to", "binary", "-"], stdin: xml)
+        #expect(toBinary.status == 0, "\(toBinary.stderr)", sourceLocation: sourceLocation)
+        #expect(toBinary.stdoutData.starts(with: Data("bplist00".utf8)), sourceLocation: sourceLocation)
+
+        let before = try KeyedArchiveView(data: original)
+        for converted in [xml, toBinary.stdoutData] {
+            let after = try KeyedArchiveView(data: converted)
+            #expect(after.topLevel == before.topLevel, sourceLocation: sourceLocation)
+            // Compared as text: NaN, which an archive may hold, is not equal to itself.
+            #expect(String(describing: after.objects) == String(describing: before.objects), sourceLocation: sourceLocation)
+            #expect(after.render() == before.render(), sourceLocation: sourceLocation)
+        }
+        let jsonBefore = try CLI.run(["json", source])
+        let jsonAfter = try CLI.run(["json", "-"], stdin: toBinary.stdoutData)
+        #expect(jsonBefore.stdout == jsonAfter.stdout, sourceLocation: sourceLocation)
+    }
+
+    @Test("corpus archives round-trip through XML and binary", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+          arguments: appleFiles)
+    func corpus(file: String) throws {
+        try roundTrip(try Data(contentsOf: CLI.corpus.appendingPathComponent(file)))
+    }
+
+    @Test("archives from NSKeyedArchiver round-trip through XML and binary")
+    func foundationArchives() throws {
+        try roundTrip(try CLIFixtures.team())
+        try roundTrip(try CLIFixtures.values())
+    }
+
+    @Test("a broken archive is refused, and no output file is written")
+    func refusesBrokenArchive() throws {
+        let broken = CLIFixtures.raw([CLIFixtures.object(9, [])])
+        let path = try CLI.temporaryFile(broken)
+        let output = path + ".out"
+        let result = try CLI.run(["convert", "--to", "xml", path, "-o", output])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(path))
+        #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("an unwritable output is an error naming it")
+    func unwritableOutput() throws {
+        let path = try CLI.temporaryFile(try CLIFixtures.team())
+        let result = try CLI.run(["convert", "--to", "xml", path, "-o", "/nonexistent/folder/out.xml"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("/nonexistent/folder/out.xml"))
+    }
+}

@@ -21,28 +21,28 @@ final class ArchiveObjectTable {
         case reserved
     }
 
-    private(set) var objects: [Entry] = [.string("$null")]
-    private var stringUIDs: [String: Int32] = [:]
-    private var integerUIDs: [Int64: Int32] = [:]
-    private var unsignedUIDs: [UInt64: Int32] = [:]
-    private var realUIDs: [UInt64: Int32] = [:]
-    private var floatUIDs: [UInt32: Int32] = [:]
-    private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
-    private var classUIDsByName: [String: Int32] = [:]
-    private var classUIDsByType: [ObjectIdentifier: Int32] = [:]
+    @exclusivity(unchecked) private(set) var objects: [Entry] = [.string("$null")]
+    @exclusivity(unchecked) private var stringUIDs: [String: Int32] = [:]
+    @exclusivity(unchecked) private var integerUIDs: [Int64: Int32] = [:]
+    @exclusivity(unchecked) private var unsignedUIDs: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) private var realUIDs: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) private var floatUIDs: [UInt32: Int32] = [:]
+    @exclusivity(unchecked) private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
+    @exclusivity(unchecked) private var classUIDsByName: [String: Int32] = [:]
+    @exclusivity(unchecked) private var classUIDsByType: [ObjectIdentifier: Int32] = [:]
 
     /// Interned field keys (already escaped) and their ids.
-    private(set) var keys: [String] = []
-    private var keyIDs: [String: Int32] = [:]
+    @exclusivity(unchecked) private(set) var keys: [String] = []
+    @exclusivity(unchecked) private var keyIDs: [String: Int32] = [:]
 
     /// `$top`, in the order the caller gave.
-    var top: [(key: String, uid: Int32)] = []
+    @exclusivity(unchecked) var top: [(key: String, uid: Int32)] = []
 
     /// Class instances already written (identity), and those being written (cycles).
-    var instanceUIDs: [ObjectIdentifier: Int32] = [:]
-    var instancesInProgress: Set<ObjectIdentifier> = []
+    @exclusivity(unchecked) var instanceUIDs: [ObjectIdentifier: Int32] = [:]
+    @exclusivity(unchecked) var instancesInProgress: Set<ObjectIdentifier> = []
     /// Keeps encoded instances alive so their `ObjectIdentifier`s stay unique.
-    var retainedInstances: [AnyObject] = []
+    @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
 
     // MARK: - Adding objects
 
@@ -113,7 +113,7 @@ final class ArchiveObjectTable {
     }
 
     /// Class names set on the encoder (`ArchiveEncoder.setClassName`), by type.
-    var classNameOverrides: [ObjectIdentifier: (name: String, classes: [String])] = [:]
+    @exclusivity(unchecked) var classNameOverrides: [ObjectIdentifier: (name: String, classes: [String])] = [:]
 
     /// The class entry for a Swift type, derived once per type.
     func classUID(for type: Any.Type) -> Int32 {
@@ -169,11 +169,12 @@ final class ArchiveObjectTable {
         var scratchValues = [Int]()
         for entry in objects {
             let ref: Int
+            // Strings and numbers in the table are unique already: no second hashing.
             switch entry {
-            case .string(let s): ref = builder.string(s)
-            case .integer(let i): ref = builder.integer(i)
+            case .string(let s): ref = builder.appendString(s)
+            case .integer(let i): ref = builder.appendInteger(i)
             case .unsignedInteger(let u): ref = builder.unsignedInteger(u)
-            case .real(let d): ref = builder.real(d)
+            case .real(let d): ref = builder.appendReal(d)
             case .float(let f): ref = builder.float(f)
             case .bool(let b): ref = builder.bool(b)
             case .data(let d): ref = builder.data(d)
@@ -205,12 +206,12 @@ final class ArchiveObjectTable {
                     }
                 case .array:
                     scratchKeys.append(objectsKey)
-                    scratchValues.append(uidArray(box.elements, &builder))
+                    scratchValues.append(builder.uidArray(box.elements))
                 case .dictionary:
                     scratchKeys.append(keysKey)
-                    scratchValues.append(uidArray(box.keys, &builder))
+                    scratchValues.append(builder.uidArray(box.keys))
                     scratchKeys.append(objectsKey)
-                    scratchValues.append(uidArray(box.elements, &builder))
+                    scratchValues.append(builder.uidArray(box.elements))
                 }
                 ref = builder.dictionary(keys: scratchKeys, values: scratchValues)
             }
@@ -225,14 +226,6 @@ final class ArchiveObjectTable {
         let archiver = builder.string("NSKeyedArchiver")
         let root = builder.dictionary(keys: rootKeys, values: [version, archiver, topRef, objectsRef])
         return builder.finish(top: root)
-    }
-
-    /// A plist array of UID objects.
-    private func uidArray(_ uids: [Int32], _ builder: inout BinaryPropertyListBuilder) -> Int {
-        var refs = [Int]()
-        refs.reserveCapacity(uids.count)
-        for uid in uids { refs.append(builder.uid(UInt64(uid))) }
-        return builder.array(refs)
     }
 
     /// The archive as a property-list tree (for XML output).
@@ -302,10 +295,10 @@ final class ObjectBox {
     }
 
     let kind: Kind
-    var classUID: Int32 = 0
-    var fields: [Field] = []
-    var keys: [Int32] = []
-    var elements: [Int32] = []
+    @exclusivity(unchecked) var classUID: Int32 = 0
+    @exclusivity(unchecked) var fields: [Field] = []
+    @exclusivity(unchecked) var keys: [Int32] = []
+    @exclusivity(unchecked) var elements: [Int32] = []
 
     init(kind: Kind) { self.kind = kind }
 

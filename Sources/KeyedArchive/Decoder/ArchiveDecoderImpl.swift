@@ -23,14 +23,14 @@ final class ArchiveDecodingState {
     let registry: ArchiveClassRegistry
     /// Whether an object's `$classname` must match the type it is decoded as.
     let strictClassNames: Bool
-    var remainingObjects: Int
-    var depth = 0
+    @exclusivity(unchecked) var remainingObjects: Int
+    @exclusivity(unchecked) var depth = 0
     /// UIDs whose value is being decoded right now; meeting one again is a cycle.
-    private var open: [Bool] = []
+    @exclusivity(unchecked) private var open: [Bool] = []
     /// Class instances already decoded, by UID, so a shared object decodes to one instance.
-    var instances: [Int: AnyObject] = [:]
+    @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
     /// Class entries already checked (UIDs), so each is validated once per decode.
-    var checkedClassEntries: Set<Int> = []
+    @exclusivity(unchecked) var checkedClassEntries: Set<Int> = []
 
     init(maxDepth: Int, maxObjects: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(), strictClassNames: Bool = false) {
         self.maxDepth = maxDepth
@@ -58,8 +58,10 @@ final class _ArchiveDecoder: Decoder {
     let document: ArchiveDocument
     let state: ArchiveDecodingState
     let userInfo: [CodingUserInfoKey: Any]
-    var slot: ArchiveSlot
-    var pathNode: CodingPathNode
+    @exclusivity(unchecked) var slot: ArchiveSlot
+    @exclusivity(unchecked) var pathNode: CodingPathNode
+    /// Where the next keyed lookup starts scanning (the position after the last match).
+    @exclusivity(unchecked) var fieldHint = 0
 
     var codingPath: [any CodingKey] { pathNode.path }
     var plist: BinaryPropertyList { document.plist }
@@ -169,6 +171,11 @@ final class _ArchiveDecoder: Decoder {
 
     /// Decodes any `Decodable` at `slot`.
     func unbox<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        // The commonest leaf types first, by metatype comparison (see the encoder's `box`).
+        if T.self == String.self { return unsafeBitCast(try unboxString(from: slot, at: path()), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try unboxInteger(Int.self, from: slot, at: path()), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try unboxDouble(from: slot, at: path()), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try unboxBool(from: slot, at: path()), to: T.self) }
         if let special = T.self as? any _ArchiveSpecialDecodable.Type {
             return try cast(try special._archiveDecode(from: self, slot: slot, at: path()), to: T.self, at: path())
         }

@@ -77,10 +77,22 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let plist = decoder.plist
         switch layout {
         case .fields(let keys, let values):
-            let stored = ArchiveKeyEscaping.escape(stringValue)
-            for i in 0..<keys.count where try plist.stringEquals(try plist.ref(keys, i), stored) {
-                return try decoder.slot(forValueAt: try plist.ref(values, i), owner: uid)
+            var stored = ArchiveKeyEscaping.escape(stringValue)
+            let count = keys.count
+            guard count > 0 else { return nil }
+            // Fields are usually read in the order they were written: start where the last
+            // match left off, and wrap around once.
+            var index = decoder.fieldHint < count ? decoder.fieldHint : 0
+            let found: Int? = try stored.withUTF8 { utf8 in
+                for _ in 0..<count {
+                    if try plist.stringEquals(try plist.ref(keys, index), utf8: utf8) { return index }
+                    index = index + 1 == count ? 0 : index + 1
+                }
+                return nil
             }
+            guard let found else { return nil }
+            decoder.fieldHint = found + 1
+            return try decoder.slot(forValueAt: try plist.ref(values, found), owner: uid)
         case .dictionary(let keys, let values):
             let document = decoder.document
             for i in 0..<keys.count {

@@ -23,14 +23,14 @@ final class _ArchiveEncoder: Encoder {
 
     let table: ArchiveObjectTable
     let userInfo: [CodingUserInfoKey: Any]
-    var pathNode: CodingPathNode
-    var target: Target = .none
+    @exclusivity(unchecked) var pathNode: CodingPathNode
+    @exclusivity(unchecked) var target: Target = .none
     /// The type whose `encode(to:)` runs; its class entry names a keyed object.
-    var valueType: Any.Type?
+    @exclusivity(unchecked) var valueType: Any.Type?
     /// Set on encoders made by `superEncoder(forKey:)`.
     let patch: Patch?
     /// Writes NSNull as nil (UID 0); used when a Foundation tree stands for a Codable value.
-    var nullIsNil = false
+    @exclusivity(unchecked) var nullIsNil = false
 
     var codingPath: [any CodingKey] { pathNode.path }
 
@@ -52,6 +52,13 @@ final class _ArchiveEncoder: Encoder {
 
     /// Encodes `value` wherever it belongs and returns its UID.
     func box<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        // The commonest leaf types, recognised by a pointer comparison of their metatypes
+        // before the (much slower) dynamic conformance check below.
+        if T.self == String.self { return table.string(unsafeBitCast(value, to: String.self)) }
+        if T.self == Int.self { return table.integer(Int64(unsafeBitCast(value, to: Int.self))) }
+        if T.self == Double.self { return table.real(unsafeBitCast(value, to: Double.self)) }
+        if T.self == Bool.self { return table.bool(unsafeBitCast(value, to: Bool.self)) }
+        if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         if let special = value as? any _ArchiveSpecialEncodable {
             return try special._archiveEncode(with: self, at: path())
         }

@@ -151,23 +151,32 @@ enum ArchiveSortKey: Comparable {
     }
 }
 
+/// The positions of `items` in sorted order: by string for `String` elements (the common
+/// case, compared directly), else by ``ArchiveSortKey``. Sorting positions rather than the
+/// items themselves keeps generic values from being copied on every comparison.
+func archiveSortedOrder<T: Encodable>(_ items: [T], userInfo: [CodingUserInfoKey: Any]) throws -> [Int] {
+    if T.self == String.self {
+        let strings = items.map { unsafeBitCast($0, to: String.self) }
+        return strings.indices.sorted { strings[$0] < strings[$1] }
+    }
+    let keys = try items.map { try ArchiveSortKey.of($0, userInfo: userInfo) }
+    return keys.indices.sorted { keys[$0] < keys[$1] }
+}
+
 extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Encodable {
     /// NSDictionary: keys and values are objects of their own, whatever the key type.
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        var entries = [(sortKey: ArchiveSortKey, key: Key, value: Value)]()
-        entries.reserveCapacity(count)
-        for (key, value) in self {
-            entries.append((try ArchiveSortKey.of(key, userInfo: encoder.userInfo), key, value))
-        }
-        entries.sort { $0.sortKey < $1.sortKey }
+        let keys = Array(self.keys)
+        let values = Array(self.values)
+        let order = try archiveSortedOrder(keys, userInfo: encoder.userInfo)
         let made = encoder.makeObject(kind: .dictionary)
         made.box.keys.reserveCapacity(count)
         made.box.elements.reserveCapacity(count)
         let base = path()
-        for entry in entries {
-            let entryPath = base.appending(ArchiveCodingKey(stringValue: "\(entry.key)"))
-            made.box.keys.append(try encoder.box(entry.key, at: entryPath))
-            made.box.elements.append(try encoder.box(entry.value, at: entryPath))
+        for index in order {
+            let key = keys[index]
+            made.box.keys.append(try encoder.box(key, at: base.appending(ArchiveCodingKey(stringValue: "\(key)"))))
+            made.box.elements.append(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: "\(key)"))))
         }
         return made.uid
     }
@@ -176,16 +185,13 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 extension Set: _ArchiveSpecialEncodable where Element: Encodable {
     /// NSSet, elements in a deterministic order.
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        var elements = [(sortKey: ArchiveSortKey, element: Element)]()
-        elements.reserveCapacity(count)
-        for element in self {
-            elements.append((try ArchiveSortKey.of(element, userInfo: encoder.userInfo), element))
-        }
-        elements.sort { $0.sortKey < $1.sortKey }
+        let elements = Array(self)
+        let order = try archiveSortedOrder(elements, userInfo: encoder.userInfo)
         let made = encoder.makeObject(kind: .array, className: .set)
+        made.box.elements.reserveCapacity(count)
         let base = path()
-        for (index, entry) in elements.enumerated() {
-            made.box.elements.append(try encoder.box(entry.element, at: base.appending(index: index)))
+        for (position, index) in order.enumerated() {
+            made.box.elements.append(try encoder.box(elements[index], at: base.appending(index: position)))
         }
         return made.uid
     }

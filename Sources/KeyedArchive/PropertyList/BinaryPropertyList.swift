@@ -304,26 +304,30 @@ public struct BinaryPropertyList: Sendable {
         }
     }
 
-    /// Whether object `ref` is the string `key`, without building a `String` when the
-    /// stored string is ASCII (the hot path of keyed decoding).
-    func stringEquals(_ ref: Int, _ key: String) throws -> Bool {
-        switch try object(ref) {
-        case .asciiString(let range):
-            var key = key
-            return key.withUTF8 { utf8 in
-                guard utf8.count == range.count else { return false }
-                var i = range.lowerBound
-                for byte in utf8 {
-                    if bytes[i] != byte { return false }
-                    i += 1
-                }
-                return true
-            }
-        case .utf16String(let range):
-            return try utf16String(range, ref: ref) == key
-        default:
+    /// Whether object `ref` is the string whose UTF-8 bytes are `key`. An ASCII string (the
+    /// usual key) is compared byte for byte in place: no `String`, no shallow object.
+    @inline(__always)
+    func stringEquals(_ ref: Int, utf8 key: UnsafeBufferPointer<UInt8>) throws -> Bool {
+        let start = try offset(of: ref)
+        let marker = bytes[start]
+        guard marker >> 4 == 0x5 else {
+            guard marker >> 4 == 0x6 else { return false }
+            return try string(ref) == String(decoding: key, as: UTF8.self)
+        }
+        var count = Int(marker & 0x0F)
+        var body = start + 1
+        if count == 0x0F { (count, body) = try lengthAndBody(start: start, info: count, ref: ref) }
+        guard count == key.count, count <= offsetTableStart - body else { return false }
+        for index in 0..<count where bytes[body + index] != key[index] {
             return false
         }
+        return true
+    }
+
+    /// Whether object `ref` is the string `key`.
+    func stringEquals(_ ref: Int, _ key: String) throws -> Bool {
+        var key = key
+        return try key.withUTF8 { try stringEquals(ref, utf8: $0) }
     }
 
     // MARK: - Deep values

@@ -88,9 +88,15 @@ struct BinaryPropertyListBuilder {
 
     mutating func integer(_ value: Int64) -> Int {
         if let ref = integerRefs[value] { return ref }
+        let ref = appendInteger(value)
+        integerRefs[value] = ref
+        return ref
+    }
+
+    /// Adds an integer without looking for an equal one (the caller knows it is new).
+    mutating func appendInteger(_ value: Int64) -> Int {
         let ref = beginScalar()
         appendIntegerBody(value)
-        integerRefs[value] = ref
         return ref
     }
 
@@ -109,10 +115,16 @@ struct BinaryPropertyListBuilder {
     mutating func real(_ value: Double) -> Int {
         let bits = value.bitPattern
         if let ref = realRefs[bits] { return ref }
+        let ref = appendReal(value)
+        realRefs[bits] = ref
+        return ref
+    }
+
+    /// Adds an 8-byte real without looking for an equal one.
+    mutating func appendReal(_ value: Double) -> Int {
         let ref = beginScalar()
         scalars.append(0x23)
-        appendBigEndian(bits, size: 8)
-        realRefs[bits] = ref
+        appendBigEndian(value.bitPattern, size: 8)
         return ref
     }
 
@@ -156,6 +168,13 @@ struct BinaryPropertyListBuilder {
 
     mutating func string(_ value: String) -> Int {
         if let ref = stringRefs[value] { return ref }
+        let ref = appendString(value)
+        stringRefs[value] = ref
+        return ref
+    }
+
+    /// Adds a string without looking for an equal one (the archive's strings are unique already).
+    mutating func appendString(_ value: String) -> Int {
         let ref = beginScalar()
         var value = value
         value.withUTF8 { utf8 in
@@ -173,7 +192,6 @@ struct BinaryPropertyListBuilder {
                 scalars.append(UInt8(unit & 0xFF))
             }
         }
-        stringRefs[value] = ref
         return ref
     }
 
@@ -213,6 +231,17 @@ struct BinaryPropertyListBuilder {
         return ref
     }
 
+    /// Adds an array of UID objects, one per archive UID.
+    mutating func uidArray(_ uids: [Int32]) -> Int {
+        let start = childRefs.count
+        // `uid(_:)` adds scalars only, so the children stay contiguous.
+        for value in uids { childRefs.append(uid(UInt64(UInt32(bitPattern: value)))) }
+        let ref = locations.count
+        locations.append(~containers.count)
+        containers.append(Container(isDictionary: false, start: start, count: uids.count))
+        return ref
+    }
+
     /// Adds a dictionary; `keys` and `values` have the same count.
     mutating func dictionary<K: Collection, V: Collection>(keys: K, values: V) -> Int
     where K.Element == Int, V.Element == Int {
@@ -231,57 +260,75 @@ struct BinaryPropertyListBuilder {
         value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
     }
 
-    /// Writes the file with `top` as its root object.
+    /// Writes the file with `top` as its root object, into one buffer of the exact size.
     func finish(top: Int) -> [UInt8] {
         let count = locations.count
         let refSize = Self.width(of: UInt64(max(count, 1) - 1))
-        var out = [UInt8]()
-        out.reserveCapacity(8 + scalars.count + childRefs.count * refSize + containers.count * 3 + count * 4 + 32)
-        out.append(contentsOf: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30])  // "bplist00"
-        out.append(contentsOf: scalars)
-
-        func appendBigEndian(_ value: UInt64, size: Int) {
-            var shift = (size - 1) * 8
-            while shift >= 0 {
-                out.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-                shift -= 8
-            }
-        }
-        func appendMarker(_ high: UInt8, count: Int) {
-            if count < 15 {
-                out.append(high | UInt8(count))
-            } else {
-                out.append(high | 0x0F)
-                let size = Self.width(of: UInt64(count))
-                out.append(0x10 | UInt8(size.trailingZeroBitCount))
-                appendBigEndian(UInt64(count), size: size)
-            }
-        }
-
-        var containerOffsets = [Int]()
-        containerOffsets.reserveCapacity(containers.count)
+        // Sizes first: every container's marker, length and references.
+        var containerBytes = 0
         for container in containers {
-            containerOffsets.append(out.count)
-            appendMarker(container.isDictionary ? 0xD0 : 0xA0, count: container.count)
             let refCount = container.isDictionary ? container.count * 2 : container.count
-            for i in container.start..<(container.start + refCount) {
-                appendBigEndian(UInt64(childRefs[i]), size: refSize)
-            }
+            containerBytes += Self.markerSize(count: container.count) + refCount * refSize
         }
-
-        let tableStart = out.count
+        let tableStart = 8 + scalars.count + containerBytes
         let offsetSize = Self.width(of: UInt64(tableStart))
-        for location in locations {
-            let offset = location >= 0 ? 8 + location : containerOffsets[~location]
-            appendBigEndian(UInt64(offset), size: offsetSize)
+        let total = tableStart + count * offsetSize + 32
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            var position = 0
+            @inline(__always) func put(_ byte: UInt8) {
+                buffer[position] = byte
+                position += 1
+            }
+            @inline(__always) func putBigEndian(_ value: UInt64, size: Int) {
+                var shift = (size - 1) * 8
+                while shift >= 0 {
+                    buffer[position] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+                    position += 1
+                    shift -= 8
+                }
+            }
+            for byte in [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30] as [UInt8] { put(byte) }  // "bplist00"
+            scalars.withUnsafeBufferPointer { source in
+                if let base = source.baseAddress, let destination = buffer.baseAddress {
+                    (destination + position).update(from: base, count: source.count)
+                }
+            }
+            position += scalars.count
+            var containerOffsets = [Int](repeating: 0, count: containers.count)
+            childRefs.withUnsafeBufferPointer { children in
+                for (index, container) in containers.enumerated() {
+                    containerOffsets[index] = position
+                    let high: UInt8 = container.isDictionary ? 0xD0 : 0xA0
+                    if container.count < 15 {
+                        put(high | UInt8(container.count))
+                    } else {
+                        put(high | 0x0F)
+                        let size = Self.width(of: UInt64(container.count))
+                        put(0x10 | UInt8(size.trailingZeroBitCount))
+                        putBigEndian(UInt64(container.count), size: size)
+                    }
+                    let refCount = container.isDictionary ? container.count * 2 : container.count
+                    for i in container.start..<(container.start + refCount) {
+                        putBigEndian(UInt64(children[i]), size: refSize)
+                    }
+                }
+            }
+            for location in locations {
+                putBigEndian(UInt64(location >= 0 ? 8 + location : containerOffsets[~location]), size: offsetSize)
+            }
+            for _ in 0..<6 { put(0) }
+            put(UInt8(offsetSize))
+            put(UInt8(refSize))
+            putBigEndian(UInt64(count), size: 8)
+            putBigEndian(UInt64(top), size: 8)
+            putBigEndian(UInt64(tableStart), size: 8)
+            initialized = position
         }
-        out.append(contentsOf: [0, 0, 0, 0, 0, 0])
-        out.append(UInt8(offsetSize))
-        out.append(UInt8(refSize))
-        appendBigEndian(UInt64(count), size: 8)
-        appendBigEndian(UInt64(top), size: 8)
-        appendBigEndian(UInt64(tableStart), size: 8)
-        return out
+    }
+
+    /// Bytes of a container marker with its length (an extra integer object from 15 up).
+    private static func markerSize(count: Int) -> Int {
+        count < 15 ? 1 : 2 + width(of: UInt64(count))
     }
 }
 

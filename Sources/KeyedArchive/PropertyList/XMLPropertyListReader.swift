@@ -37,7 +37,7 @@ enum XMLPropertyListReader {
 
 // MARK: - Byte constants
 
-private enum ASCII {
+enum XMLByte {
     static let lt = UInt8(ascii: "<")
     static let gt = UInt8(ascii: ">")
     static let slash = UInt8(ascii: "/")
@@ -104,7 +104,7 @@ private enum ASCII {
 // MARK: - Tags
 
 /// The elements a property list may contain.
-private enum XMLPlistTag: CaseIterable {
+enum XMLPlistTag: CaseIterable {
     case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
 
     var name: String {
@@ -128,7 +128,7 @@ private enum XMLPlistTag: CaseIterable {
 }
 
 /// A parsed start tag.
-private struct StartTag {
+struct StartTag {
     /// The recognised element, or `nil` for an unknown name.
     var tag: XMLPlistTag?
     /// The name as written (for error messages).
@@ -140,7 +140,7 @@ private struct StartTag {
 }
 
 /// One open container on the explicit parse stack.
-private struct Frame {
+struct Frame {
     var isDictionary: Bool
     var items: [PropertyListValue] = []
     var entries: [PropertyListEntry] = []
@@ -154,7 +154,7 @@ private struct Frame {
 
 // MARK: - Parser
 
-private struct XMLPlistParser {
+struct XMLPlistParser {
     let b: [UInt8]
     let n: Int
     var i: Int = 0
@@ -175,9 +175,9 @@ private struct XMLPlistParser {
         let end = min(max(offset, 0), n)
         while k < end {
             let c = b[k]
-            if c == ASCII.lf {
+            if c == XMLByte.lf {
                 line &+= 1
-            } else if c == ASCII.cr && (k + 1 >= n || b[k + 1] != ASCII.lf) {
+            } else if c == XMLByte.cr && (k + 1 >= n || b[k + 1] != XMLByte.lf) {
                 line &+= 1
             }
             k += 1
@@ -272,22 +272,22 @@ private struct XMLPlistParser {
         if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
         try skipMisc(allowDoctype: true)
         guard i < n else { throw fail("no property-list value found", at: i) }
-        guard b[i] == ASCII.lt else { throw fail("unexpected text before the root element", at: i) }
+        guard b[i] == XMLByte.lt else { throw fail("unexpected text before the root element", at: i) }
         let first = try parseStartTag()
         let value: PropertyListValue
         if first.tag == .plist {
             guard !first.selfClosing else { throw fail("empty <plist> element", at: first.offset) }
             try skipMisc(allowDoctype: false)
             guard i < n else { throw fail("unexpected end of input, <plist> is not closed", at: i) }
-            guard b[i] == ASCII.lt else { throw fail("unexpected text inside <plist>", at: i) }
-            if i + 1 < n && b[i + 1] == ASCII.slash {
+            guard b[i] == XMLByte.lt else { throw fail("unexpected text inside <plist>", at: i) }
+            if i + 1 < n && b[i + 1] == XMLByte.slash {
                 throw fail("empty <plist> element", at: i)
             }
             let inner = try parseStartTag()
             value = try parseValue(startingWith: inner)
             try skipMisc(allowDoctype: false)
             guard i < n else { throw fail("unexpected end of input, <plist> is not closed", at: i) }
-            guard b[i] == ASCII.lt, i + 1 < n, b[i + 1] == ASCII.slash else {
+            guard b[i] == XMLByte.lt, i + 1 < n, b[i + 1] == XMLByte.slash else {
                 throw fail("more than one value inside <plist>", at: i)
             }
             try parseCloseTag(expecting: .plist)
@@ -304,12 +304,12 @@ private struct XMLPlistParser {
     mutating func skipMisc(allowDoctype: Bool) throws {
         while i < n {
             let c = b[i]
-            if ASCII.isWhitespace(c) { i += 1; continue }
-            guard c == ASCII.lt, i + 1 < n else { return }
+            if XMLByte.isWhitespace(c) { i += 1; continue }
+            guard c == XMLByte.lt, i + 1 < n else { return }
             let next = b[i + 1]
-            if next == ASCII.question {
+            if next == XMLByte.question {
                 try skipProcessingInstruction()
-            } else if next == ASCII.bang {
+            } else if next == XMLByte.bang {
                 if hasPrefix("<!--", at: i) {
                     try skipComment()
                 } else if allowDoctype && hasPrefix("<!DOCTYPE", at: i) {
@@ -344,18 +344,18 @@ private struct XMLPlistParser {
         var bracketDepth = 0
         while i < n {
             let c = b[i]
-            if c == ASCII.quote || c == ASCII.apostrophe {
+            if c == XMLByte.quote || c == XMLByte.apostrophe {
                 var k = i + 1
                 while k < n && b[k] != c { k += 1 }
                 guard k < n else { throw fail("unterminated string in DOCTYPE", at: i) }
                 i = k + 1
                 continue
             }
-            if c == ASCII.openBracket {
+            if c == XMLByte.openBracket {
                 bracketDepth += 1
-            } else if c == ASCII.closeBracket {
+            } else if c == XMLByte.closeBracket {
                 bracketDepth -= 1
-            } else if c == ASCII.gt && bracketDepth <= 0 {
+            } else if c == XMLByte.gt && bracketDepth <= 0 {
                 i += 1
                 return
             }
@@ -371,42 +371,42 @@ private struct XMLPlistParser {
         let offset = i
         i += 1
         let nameStart = i
-        while i < n && ASCII.isNameByte(b[i]) { i += 1 }
+        while i < n && XMLByte.isNameByte(b[i]) { i += 1 }
         let nameRange = nameStart..<i
         guard !nameRange.isEmpty else { throw fail("malformed tag", at: offset) }
         // Attributes are accepted and ignored (`<plist version="1.0">`).
         while true {
             let beforeSpace = i
-            while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
+            while i < n && XMLByte.isWhitespace(b[i]) { i += 1 }
             guard i < n else { throw fail("unterminated tag <\(text(nameRange))>", at: offset) }
             let c = b[i]
-            if c == ASCII.gt {
+            if c == XMLByte.gt {
                 i += 1
                 return StartTag(tag: Self.tag(for: nameRange, in: b), nameRange: nameRange, selfClosing: false, offset: offset)
             }
-            if c == ASCII.slash {
-                guard i + 1 < n, b[i + 1] == ASCII.gt else {
+            if c == XMLByte.slash {
+                guard i + 1 < n, b[i + 1] == XMLByte.gt else {
                     throw fail("malformed tag <\(text(nameRange))>", at: offset)
                 }
                 i += 2
                 return StartTag(tag: Self.tag(for: nameRange, in: b), nameRange: nameRange, selfClosing: true, offset: offset)
             }
             // An attribute must be separated from what precedes it by whitespace.
-            guard i > beforeSpace, ASCII.isNameByte(c) else {
+            guard i > beforeSpace, XMLByte.isNameByte(c) else {
                 throw fail("malformed tag <\(text(nameRange))>", at: offset)
             }
-            while i < n && ASCII.isNameByte(b[i]) { i += 1 }
-            while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
-            guard i < n, b[i] == ASCII.equals else { throw fail("malformed attribute in <\(text(nameRange))>", at: offset) }
+            while i < n && XMLByte.isNameByte(b[i]) { i += 1 }
+            while i < n && XMLByte.isWhitespace(b[i]) { i += 1 }
+            guard i < n, b[i] == XMLByte.equals else { throw fail("malformed attribute in <\(text(nameRange))>", at: offset) }
             i += 1
-            while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
-            guard i < n, b[i] == ASCII.quote || b[i] == ASCII.apostrophe else {
+            while i < n && XMLByte.isWhitespace(b[i]) { i += 1 }
+            guard i < n, b[i] == XMLByte.quote || b[i] == XMLByte.apostrophe else {
                 throw fail("malformed attribute in <\(text(nameRange))>", at: offset)
             }
             let q = b[i]
             i += 1
             while i < n && b[i] != q {
-                if b[i] == ASCII.lt { throw fail("'<' in attribute value of <\(text(nameRange))>", at: offset) }
+                if b[i] == XMLByte.lt { throw fail("'<' in attribute value of <\(text(nameRange))>", at: offset) }
                 i += 1
             }
             guard i < n else { throw fail("unterminated attribute in <\(text(nameRange))>", at: offset) }
@@ -419,11 +419,11 @@ private struct XMLPlistParser {
         let offset = i
         i += 2
         let nameStart = i
-        while i < n && ASCII.isNameByte(b[i]) { i += 1 }
+        while i < n && XMLByte.isNameByte(b[i]) { i += 1 }
         let nameRange = nameStart..<i
         guard !nameRange.isEmpty else { throw fail("malformed closing tag", at: offset) }
-        while i < n && ASCII.isWhitespace(b[i]) { i += 1 }
-        guard i < n, b[i] == ASCII.gt else { throw fail("malformed closing tag </\(text(nameRange))>", at: offset) }
+        while i < n && XMLByte.isWhitespace(b[i]) { i += 1 }
+        guard i < n, b[i] == XMLByte.gt else { throw fail("malformed closing tag </\(text(nameRange))>", at: offset) }
         i += 1
         guard Self.tag(for: nameRange, in: b) == expected else {
             throw fail("mismatched closing tag </\(text(nameRange))>, expected </\(expected.name)>", at: offset)
@@ -490,7 +490,7 @@ private struct XMLPlistParser {
                 case .true, .false:
                     if !tag.selfClosing {
                         let content = try readText(closing: kind)
-                        guard content.allSatisfy(ASCII.isWhitespace) else {
+                        guard content.allSatisfy(XMLByte.isWhitespace) else {
                             throw fail("<\(kind.name)> must be empty", at: tag.offset)
                         }
                     }
@@ -524,10 +524,10 @@ private struct XMLPlistParser {
                 guard i < n else {
                     throw fail("unexpected end of input, <\(containerName)> opened here is not closed", at: top.offset)
                 }
-                guard b[i] == ASCII.lt else {
+                guard b[i] == XMLByte.lt else {
                     throw fail("unexpected text inside <\(containerName)>", at: i)
                 }
-                if i + 1 < n && b[i + 1] == ASCII.slash {
+                if i + 1 < n && b[i + 1] == XMLByte.slash {
                     if top.isDictionary && top.pendingKey != nil {
                         throw fail("dictionary key without a value", at: top.pendingKeyOffset)
                     }
@@ -566,8 +566,8 @@ private struct XMLPlistParser {
         var chunkStart = i
         while i < n {
             let c = b[i]
-            if c == ASCII.lt {
-                if i + 1 < n && b[i + 1] == ASCII.slash {
+            if c == XMLByte.lt {
+                if i + 1 < n && b[i + 1] == XMLByte.slash {
                     let end = i
                     try parseCloseTag(expecting: tag)
                     if buffered {
@@ -594,7 +594,7 @@ private struct XMLPlistParser {
                     throw fail("unexpected markup inside <\(tag.name)>", at: i)
                 }
                 chunkStart = i
-            } else if c == ASCII.amp {
+            } else if c == XMLByte.amp {
                 if !buffered {
                     buffered = true
                     buffer.reserveCapacity(i - start + 64)
@@ -615,14 +615,14 @@ private struct XMLPlistParser {
         var k = i + 1
         // Entity names are short; a missing ';' within a few bytes is an error.
         let limit = min(n, i + 16)
-        while k < limit && b[k] != ASCII.semicolon { k += 1 }
+        while k < limit && b[k] != XMLByte.semicolon { k += 1 }
         guard k < limit else { throw fail("malformed entity reference", at: offset) }
         let name = b[(i + 1)..<k]
         i = k + 1
-        if let first = name.first, first == ASCII.hash {
+        if let first = name.first, first == XMLByte.hash {
             var digits = name.dropFirst()
             var radix: UInt32 = 10
-            if let x = digits.first, x == ASCII.lowerX || x == ASCII.upperX {
+            if let x = digits.first, x == XMLByte.lowerX || x == XMLByte.upperX {
                 radix = 16
                 digits = digits.dropFirst()
             }
@@ -631,11 +631,11 @@ private struct XMLPlistParser {
             for d in digits {
                 let digit: UInt32
                 if radix == 16 {
-                    guard let h = ASCII.hexValue(d) else { throw fail("malformed character reference", at: offset) }
+                    guard let h = XMLByte.hexValue(d) else { throw fail("malformed character reference", at: offset) }
                     digit = UInt32(h)
                 } else {
-                    guard ASCII.isDigit(d) else { throw fail("malformed character reference", at: offset) }
-                    digit = UInt32(d &- ASCII.zero)
+                    guard XMLByte.isDigit(d) else { throw fail("malformed character reference", at: offset) }
+                    digit = UInt32(d &- XMLByte.zero)
                 }
                 let (m, o1) = value.multipliedReportingOverflow(by: radix)
                 let (s, o2) = m.addingReportingOverflow(digit)
@@ -651,11 +651,11 @@ private struct XMLPlistParser {
             return
         }
         switch name.count {
-        case 2 where name.elementsEqual("lt".utf8): buffer.append(ASCII.lt)
-        case 2 where name.elementsEqual("gt".utf8): buffer.append(ASCII.gt)
-        case 3 where name.elementsEqual("amp".utf8): buffer.append(ASCII.amp)
-        case 4 where name.elementsEqual("quot".utf8): buffer.append(ASCII.quote)
-        case 4 where name.elementsEqual("apos".utf8): buffer.append(ASCII.apostrophe)
+        case 2 where name.elementsEqual("lt".utf8): buffer.append(XMLByte.lt)
+        case 2 where name.elementsEqual("gt".utf8): buffer.append(XMLByte.gt)
+        case 3 where name.elementsEqual("amp".utf8): buffer.append(XMLByte.amp)
+        case 4 where name.elementsEqual("quot".utf8): buffer.append(XMLByte.quote)
+        case 4 where name.elementsEqual("apos".utf8): buffer.append(XMLByte.apostrophe)
         default: throw fail("unknown entity '&\(text((offset + 1)..<(i - 1)));'", at: offset)
         }
     }
@@ -669,315 +669,10 @@ private struct XMLPlistParser {
     mutating func readScalarText(_ tag: StartTag, _ kind: XMLPlistTag) throws -> ArraySlice<UInt8> {
         guard !tag.selfClosing else { throw fail("empty <\(kind.name)>", at: tag.offset) }
         var content = try readText(closing: kind)
-        while let f = content.first, ASCII.isWhitespace(f) { content.removeFirst() }
-        while let l = content.last, ASCII.isWhitespace(l) { content.removeLast() }
+        while let f = content.first, XMLByte.isWhitespace(f) { content.removeFirst() }
+        while let l = content.last, XMLByte.isWhitespace(l) { content.removeLast() }
         guard !content.isEmpty else { throw fail("empty <\(kind.name)>", at: tag.offset) }
         return content
     }
 
-    // MARK: Integer
-
-    /// Decimal or `0x` hexadecimal with an optional sign. Values above `Int64.max` become
-    /// `.unsignedInteger`; anything outside `Int64.min...UInt64.max` is an error.
-    mutating func readInteger(_ tag: StartTag) throws -> PropertyListValue {
-        let s = try readScalarText(tag, .integer)
-        var k = s.startIndex
-        var negative = false
-        if s[k] == ASCII.dash || s[k] == ASCII.plus {
-            negative = s[k] == ASCII.dash
-            k += 1
-        }
-        var radix: UInt64 = 10
-        if k + 1 < s.endIndex, s[k] == ASCII.zero, s[k + 1] == ASCII.lowerX || s[k + 1] == ASCII.upperX {
-            radix = 16
-            k += 2
-        }
-        guard k < s.endIndex else { throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset) }
-        var magnitude: UInt64 = 0
-        while k < s.endIndex {
-            let c = s[k]
-            let digit: UInt64
-            if radix == 16, let h = ASCII.hexValue(c) {
-                digit = UInt64(h)
-            } else if radix == 10, ASCII.isDigit(c) {
-                digit = UInt64(c &- ASCII.zero)
-            } else {
-                throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-            }
-            let (m, o1) = magnitude.multipliedReportingOverflow(by: radix)
-            let (sum, o2) = m.addingReportingOverflow(digit)
-            guard !o1, !o2 else {
-                throw fail("integer out of range '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-            }
-            magnitude = sum
-            k += 1
-        }
-        if negative {
-            let limit = UInt64(Int64.max) &+ 1
-            guard magnitude <= limit else {
-                throw fail("integer out of range '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-            }
-            // 0 &- magnitude in two's complement is exactly -magnitude, including Int64.min.
-            return .integer(Int64(bitPattern: 0 &- magnitude))
-        }
-        if magnitude <= UInt64(Int64.max) {
-            return .integer(Int64(magnitude))
-        }
-        return .unsignedInteger(magnitude)
-    }
-
-    // MARK: Real
-
-    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
-    /// `infinity` (any case, optional sign). The grammar is checked here because
-    /// `Double.init(_: String)` also accepts hex floats and `nan(...)` payloads.
-    mutating func readReal(_ tag: StartTag) throws -> PropertyListValue {
-        let s = try readScalarText(tag, .real)
-        var k = s.startIndex
-        var negative = false
-        if s[k] == ASCII.dash || s[k] == ASCII.plus {
-            negative = s[k] == ASCII.dash
-            k += 1
-        }
-        let body = s[k...]
-        if let special = Self.specialReal(body) {
-            if special.isNaN { return .real(.nan) }
-            return .real(negative ? -special : special)
-        }
-        var intDigits = 0
-        while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1; intDigits += 1 }
-        var fracDigits = 0
-        if k < s.endIndex && s[k] == ASCII.dot {
-            k += 1
-            while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1; fracDigits += 1 }
-        }
-        var valid = intDigits + fracDigits > 0
-        if valid && k < s.endIndex && (s[k] == ASCII.lowerE || s[k] == ASCII.upperE) {
-            k += 1
-            if k < s.endIndex && (s[k] == ASCII.dash || s[k] == ASCII.plus) { k += 1 }
-            var expDigits = 0
-            while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1; expDigits += 1 }
-            valid = expDigits > 0
-        }
-        guard valid, k == s.endIndex, let d = Double(String(decoding: s, as: UTF8.self)) else {
-            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-        }
-        return .real(d)
-    }
-
-    static func specialReal(_ body: ArraySlice<UInt8>) -> Double? {
-        func equalsIgnoringCase(_ word: StaticString) -> Bool {
-            guard body.count == word.utf8CodeUnitCount else { return false }
-            return word.withUTF8Buffer { w in
-                zip(body, w).allSatisfy { ASCII.lower($0) == $1 }
-            }
-        }
-        if equalsIgnoringCase("nan") { return .nan }
-        if equalsIgnoringCase("inf") || equalsIgnoringCase("infinity") { return .infinity }
-        return nil
-    }
-
-    // MARK: Date
-
-    /// `[-]Y...Y-MM-DDTHH:MM:SS[.fff]Z` in UTC, proleptic Gregorian with a year 0.
-    /// The year has 1 to 9 digits, which keeps all arithmetic far from overflow.
-    mutating func readDate(_ tag: StartTag) throws -> PropertyListValue {
-        let s = try readScalarText(tag, .date)
-        func bad(_ why: String) -> PropertyListError {
-            fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why))", at: tag.offset)
-        }
-        var k = s.startIndex
-        var negativeYear = false
-        if s[k] == ASCII.dash { negativeYear = true; k += 1 }
-        var year: Int64 = 0
-        var yearDigits = 0
-        while k < s.endIndex && ASCII.isDigit(s[k]) {
-            guard yearDigits < 9 else { throw bad("year has too many digits") }
-            year = year &* 10 &+ Int64(s[k] &- ASCII.zero)
-            yearDigits += 1
-            k += 1
-        }
-        guard yearDigits > 0 else { throw bad("missing year") }
-        if negativeYear { year = 0 &- year }
-
-        func twoDigits(after separator: UInt8?, _ what: String) throws -> Int64 {
-            if let separator {
-                guard k < s.endIndex, s[k] == separator else { throw bad("expected '\(Character(Unicode.Scalar(separator)))' before \(what)") }
-                k += 1
-            }
-            guard k + 1 < s.endIndex, ASCII.isDigit(s[k]), ASCII.isDigit(s[k + 1]) else {
-                throw bad("expected two-digit \(what)")
-            }
-            let v = Int64(s[k] &- ASCII.zero) &* 10 &+ Int64(s[k + 1] &- ASCII.zero)
-            k += 2
-            return v
-        }
-        let month = try twoDigits(after: ASCII.dash, "month")
-        let day = try twoDigits(after: ASCII.dash, "day")
-        let hour = try twoDigits(after: ASCII.upperT, "hour")
-        let minute = try twoDigits(after: ASCII.colon, "minute")
-        let second = try twoDigits(after: ASCII.colon, "second")
-        var fraction = 0.0
-        if k < s.endIndex && s[k] == ASCII.dot {
-            let fracStart = k
-            k += 1
-            while k < s.endIndex && ASCII.isDigit(s[k]) { k += 1 }
-            guard k > fracStart + 1, let f = Double(String(decoding: s[fracStart..<k], as: UTF8.self)) else {
-                throw bad("malformed fractional seconds")
-            }
-            fraction = f
-        }
-        guard k < s.endIndex, s[k] == ASCII.upperZ, k + 1 == s.endIndex else {
-            throw bad("expected 'Z' at the end")
-        }
-        guard month >= 1 && month <= 12 else { throw bad("month out of range") }
-        guard day >= 1 && day <= XMLPlistCivilDate.daysInMonth(year: year, month: month) else { throw bad("day out of range") }
-        guard hour <= 23 else { throw bad("hour out of range") }
-        guard minute <= 59 else { throw bad("minute out of range") }
-        guard second <= 59 else { throw bad("second out of range") }
-        let days = XMLPlistCivilDate.daysSinceReferenceDate(year: year, month: month, day: day)
-        let seconds = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second
-        return .date(Double(seconds) + fraction)
-    }
-
-    // MARK: Data
-
-    mutating func readData() throws -> Data {
-        let start = i
-        let content = try readText(closing: .data)
-        do {
-            return try XMLPlistBase64.decode(content)
-        } catch let why as XMLPlistBase64.DecodeError {
-            throw fail("malformed base64 in <data> (\(why.message))", at: start)
-        }
-    }
-}
-
-// MARK: - Calendar arithmetic
-
-/// Proleptic Gregorian calendar arithmetic on days (Howard Hinnant's algorithms), with
-/// astronomical year numbering (year 0 exists, as in ISO 8601). Shared by the reader and
-/// the writer. Callers keep years within nine digits, so nothing here can overflow.
-enum XMLPlistCivilDate {
-    /// Days from 1970-01-01 to 2001-01-01.
-    static let referenceDayOffset: Int64 = 11_323
-
-    static func isLeap(_ year: Int64) -> Bool {
-        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    }
-
-    static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days from 2001-01-01 to the given date. (Wrapping operators: callers bound the
-    /// year, so they never actually wrap, and nothing here can trap.)
-    static func daysSinceReferenceDate(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year &- 1 : year
-        let era = (y >= 0 ? y : y &- 399) / 400
-        let yoe = y &- era &* 400
-        let mp = month > 2 ? month &- 3 : month &+ 9
-        let doy = (153 &* mp &+ 2) / 5 &+ day &- 1
-        let doe = yoe &* 365 &+ yoe / 4 &- yoe / 100 &+ doy
-        return era &* 146_097 &+ doe &- 719_468 &- referenceDayOffset
-    }
-
-    /// The date `days` days after 2001-01-01.
-    static func date(daysSinceReferenceDate days: Int64) -> (year: Int64, month: Int64, day: Int64) {
-        let z = days &+ referenceDayOffset &+ 719_468
-        let era = (z >= 0 ? z : z &- 146_096) / 146_097
-        let doe = z &- era &* 146_097
-        let yoe = (doe &- doe / 1_460 &+ doe / 36_524 &- doe / 146_096) / 365
-        let doy = doe &- (365 &* yoe &+ yoe / 4 &- yoe / 100)
-        let mp = (5 &* doy &+ 2) / 153
-        let day = doy &- (153 &* mp &+ 2) / 5 &+ 1
-        let month = mp < 10 ? mp &+ 3 : mp &- 9
-        let year = yoe &+ era &* 400 &+ (month <= 2 ? 1 : 0)
-        return (year, month, day)
-    }
-}
-
-// MARK: - Base64
-
-/// Strict base64 (RFC 4648 alphabet) with whitespace allowed anywhere. Padding is
-/// required to complete the last group; leftover bits in the last group are ignored, as
-/// Foundation and Python do.
-enum XMLPlistBase64 {
-    struct DecodeError: Error {
-        var message: String
-    }
-
-    static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
-
-    /// Sextet value per byte, or 0xFF when the byte is not in the alphabet.
-    static let decodeTable: [UInt8] = {
-        var table = [UInt8](repeating: 0xFF, count: 256)
-        for (index, c) in alphabet.enumerated() {
-            table[Int(c)] = UInt8(truncatingIfNeeded: index)
-        }
-        return table
-    }()
-
-    static func decode(_ text: ArraySlice<UInt8>) throws -> Data {
-        var out = [UInt8]()
-        out.reserveCapacity(text.count / 4 * 3 + 3)
-        var accumulator: UInt32 = 0
-        var sextets = 0
-        var padding = 0
-        for c in text {
-            if ASCII.isWhitespace(c) { continue }
-            if c == ASCII.equals {
-                guard sextets >= 2, padding < 2 else { throw DecodeError(message: "misplaced '='") }
-                padding += 1
-                continue
-            }
-            guard padding == 0 else { throw DecodeError(message: "characters after padding") }
-            let v = decodeTable[Int(c)]
-            guard v != 0xFF else {
-                throw DecodeError(message: "invalid character '\(Character(Unicode.Scalar(c)))'")
-            }
-            accumulator = (accumulator << 6) | UInt32(v)
-            sextets += 1
-            if sextets == 4 {
-                out.append(UInt8(truncatingIfNeeded: accumulator >> 16))
-                out.append(UInt8(truncatingIfNeeded: accumulator >> 8))
-                out.append(UInt8(truncatingIfNeeded: accumulator))
-                accumulator = 0
-                sextets = 0
-            }
-        }
-        switch (sextets, padding) {
-        case (0, 0):
-            break
-        case (2, 2):
-            out.append(UInt8(truncatingIfNeeded: accumulator >> 4))
-        case (3, 1):
-            out.append(UInt8(truncatingIfNeeded: accumulator >> 10))
-            out.append(UInt8(truncatingIfNeeded: accumulator >> 2))
-        default:
-            throw DecodeError(message: "length is not a multiple of 4")
-        }
-        return Data(out)
-    }
-
-    /// Encodes `bytes` without line breaks.
-    static func encode(_ bytes: Data) -> [UInt8] {
-        var out = [UInt8]()
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var iterator = bytes.makeIterator()
-        while let b0 = iterator.next() {
-            let b1 = iterator.next()
-            let b2 = iterator.next()
-            let group = UInt32(b0) << 16 | UInt32(b1 ?? 0) << 8 | UInt32(b2 ?? 0)
-            out.append(alphabet[Int((group >> 18) & 0x3F)])
-            out.append(alphabet[Int((group >> 12) & 0x3F)])
-            out.append(b1 == nil ? ASCII.equals : alphabet[Int((group >> 6) & 0x3F)])
-            out.append(b2 == nil ? ASCII.equals : alphabet[Int(group & 0x3F)])
-        }
-        return out
-    }
 }

@@ -87,8 +87,8 @@ extension PropertyListValue {
     /// Seconds between 1970-01-01 and 2001-01-01, the property-list date epoch.
     static let referenceDateOffset: Double = 978_307_200
 
-    /// A short name of the value's type, for error messages.
-    var typeName: String {
+    /// A short name of the value's type (`string`, `integer`, `UID`, …), for messages.
+    public var typeName: String {
         switch self {
         case .string: return "string"
         case .integer, .unsignedInteger: return "integer"

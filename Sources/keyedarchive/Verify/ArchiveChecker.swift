@@ -156,19 +156,7 @@ struct ArchiveChecker {
     // MARK: Describing values
 
     /// `string`, `integer`, `UID`…, for messages.
-    static func kind(_ value: PropertyListValue) -> String {
-        switch value {
-        case .string: return "string"
-        case .integer, .unsignedInteger: return "integer"
-        case .real, .float: return "real"
-        case .bool: return "boolean"
-        case .date: return "date"
-        case .data: return "data"
-        case .uid: return "UID"
-        case .array: return "array"
-        case .dictionary: return "dictionary"
-        }
-    }
+    static func kind(_ value: PropertyListValue) -> String { value.typeName }
 
     /// A short description: the value itself for scalars, the kind for containers.
     static func describe(_ value: PropertyListValue) -> String {

@@ -1,38 +1,18 @@
 import Foundation
 import Testing
 
-/// Runs the built `keyedarchive` executable and captures what it does.
-///
-/// The binary is looked for in the products directory the tests themselves run from
-/// (the folder holding the test bundle or executable), the way swift-argument-parser's
-/// example tests find theirs, then in the package's `.build*/debug` folders.
+/// Runs the built `keyedarchive` executable (through ``BuiltExecutable``) and finds its
+/// test material.
 enum CLI {
-    /// The package root, derived from this file's path.
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
+    static var packageRoot: URL { KeyedArchiveTests.packageRoot }
     /// The shared corpus, beside the package.
-    static let corpus = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-    static let corpusExists = FileManager.default.fileExists(atPath: corpus.appendingPathComponent("apple").path)
+    static var corpus: URL { corpusRoot }
+    static var corpusExists: Bool { corpusAvailable }
 
     static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 
     /// The `keyedarchive` executable, or `nil` when it has not been built.
-    static let binary: URL? = {
-        var folders: [URL] = []
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            folders.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        folders.append(Bundle.main.bundleURL)
-        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
-        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for scratch in [".build", ".build-cli", ".build-tests"] {
-            folders.append(packageRoot.appendingPathComponent("\(scratch)/debug"))
-        }
-        return folders.map { $0.appendingPathComponent("keyedarchive") }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-    }()
+    static var binary: URL? { BuiltExecutable.find("keyedarchive") }
 
     /// The files (not folders) under a corpus folder, as corpus-relative paths, sorted;
     /// empty when the corpus is absent.
@@ -52,61 +32,13 @@ enum CLI {
     /// A corpus file.
     static func corpusFile(_ path: String) -> String { corpus.appendingPathComponent(path).path }
 
-    /// What one run did.
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var stdoutData: Data
-        var timedOut: Bool
-    }
+    typealias Result = BuiltExecutable.Result
 
-    /// Runs `keyedarchive` with `arguments`, feeding `stdin`, with a time limit. Output
-    /// goes through temporary files, so a large output cannot fill a pipe and stall.
+    /// Runs `keyedarchive` with `arguments`, feeding `stdin`, with a time limit.
     static func run(
         _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:], timeout: TimeInterval = 60
     ) throws -> Result {
-        let binary = try #require(binary, "the keyedarchive executable was not found next to the tests; build it with `swift build --build-tests`")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err"), inURL = folder.appendingPathComponent("in")
-        try Data().write(to: outURL)
-        try Data().write(to: errURL)
-        try (stdin ?? Data()).write(to: inURL)
-        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL), input = try FileHandle(forReadingFrom: inURL)
-        defer { try? out.close(); try? err.close(); try? input.close() }
-
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "NO_COLOR")
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = input
-        try process.run()
-        let deadline = Date().addingTimeInterval(timeout)
-        var timedOut = false
-        while process.isRunning {
-            if Date() > deadline {
-                process.terminate()
-                timedOut = true
-                break
-            }
-            Thread.sleep(forTimeInterval: 0.005)
-        }
-        process.waitUntilExit()
-        let stdoutData = try Data(contentsOf: outURL)
-        return Result(
-            status: process.terminationStatus,
-            stdout: String(decoding: stdoutData, as: UTF8.self),
-            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
-            stdoutData: stdoutData,
-            timedOut: timedOut
-        )
+        try BuiltExecutable.run("keyedarchive", arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 
     /// Writes `data` to a fresh temporary file and returns its path.

@@ -6,7 +6,7 @@ import Testing
 @Suite("migration-example")
 struct MigrationExampleTests {
     @Test("The example tells the whole story and succeeds",
-          .enabled(if: BuiltExecutable.exists("migration-example"), "migration-example is not built: run `swift build --build-tests` first"))
+          .enabled(if: BuiltExecutable.find("migration-example") != nil, "migration-example is not built: run `swift build --build-tests` first"))
     func runsTheStory() throws {
         let result = try BuiltExecutable.run("migration-example")
         #expect(result.status == 0, "stderr: \(result.stderr)")

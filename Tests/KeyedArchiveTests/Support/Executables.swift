@@ -1,34 +1,83 @@
 import Foundation
+import Testing
 
-/// Runs executables this package builds (the example, the command-line tool), from the
-/// folder the test runner itself was built into.
+/// Runs executables this package builds (the example, the command-line tool).
+///
+/// A binary is looked for in the products directory the tests themselves run from (the
+/// folder holding the test bundle or executable), the way swift-argument-parser's example
+/// tests find theirs, then in the package's `.build*/debug` folders.
 enum BuiltExecutable {
-    /// The products folder: where SwiftPM put the test runner, and every executable target.
-    static var productsDirectory: URL {
-        URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+    /// The executable `name`, or `nil` when it has not been built.
+    static func find(_ name: String) -> URL? {
+        var folders: [URL] = []
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            folders.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        folders.append(Bundle.main.bundleURL)
+        if let executable = Bundle.main.executableURL { folders.append(executable.deletingLastPathComponent()) }
+        folders.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
+        for scratch in [".build", ".build-cli", ".build-tests"] {
+            folders.append(packageRoot.appendingPathComponent("\(scratch)/debug"))
+        }
+        return folders.map { $0.appendingPathComponent(name) }
+            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
-    /// Whether `name` has been built (`swift build --build-tests` builds every target).
-    static func exists(_ name: String) -> Bool {
-        FileManager.default.isExecutableFile(atPath: productsDirectory.appendingPathComponent(name).path)
+    /// What one run did.
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var stdoutData: Data
+        var timedOut: Bool
     }
 
-    /// Runs `name` with `arguments` and standard input `input`; returns status, stdout, stderr.
-    static func run(_ name: String, _ arguments: [String] = [], input: Data? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `name` with `arguments`, feeding `stdin`, with a time limit. Output goes
+    /// through temporary files, so a large output cannot fill a pipe and stall.
+    static func run(
+        _ name: String, _ arguments: [String] = [], stdin: Data? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) throws -> Result {
+        let binary = try #require(find(name), "\(name) was not found next to the tests; build it with `swift build --build-tests`")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err"), inURL = folder.appendingPathComponent("in")
+        try Data().write(to: outURL)
+        try Data().write(to: errURL)
+        try (stdin ?? Data()).write(to: inURL)
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL), input = try FileHandle(forReadingFrom: inURL)
+        defer { try? out.close(); try? err.close(); try? input.close() }
+
         let process = Process()
-        process.executableURL = productsDirectory.appendingPathComponent(name)
+        process.executableURL = binary
         process.arguments = arguments
-        let out = Pipe(), err = Pipe(), inPipe = Pipe()
+        var env = ProcessInfo.processInfo.environment
+        env.removeValue(forKey: "NO_COLOR")
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
         process.standardOutput = out
         process.standardError = err
-        process.standardInput = inPipe
+        process.standardInput = input
         try process.run()
-        if let input { inPipe.fileHandleForWriting.write(input) }
-        try inPipe.fileHandleForWriting.close()
-        // Read both pipes before waiting, so a large output cannot block the child.
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let deadline = Date().addingTimeInterval(timeout)
+        var timedOut = false
+        while process.isRunning {
+            if Date() > deadline {
+                process.terminate()
+                timedOut = true
+                break
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        let stdoutData = try Data(contentsOf: outURL)
+        return Result(
+            status: process.terminationStatus,
+            stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self),
+            stdoutData: stdoutData,
+            timedOut: timedOut
+        )
     }
 }

@@ -29,9 +29,11 @@ let package = Package(
             path: "Examples/migration-example",
             resources: [.copy("Resources/legacy-settings.plist")]
         ),
+        // AddressSanitizer defaults for `swift test --sanitize=address` (C: it runs before Swift).
+        .target(name: "SanitizerDefaults", path: "Tests/SanitizerDefaults"),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive"],
+            dependencies: ["KeyedArchive", "SanitizerDefaults"],
             path: "Tests/KeyedArchiveTests",
             exclude: ["CLI/Snapshots", "Hostile/Crashers"]
         ),

@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+/// Every file in `Hostile/Crashers` (inputs that once crashed or hung a reader: ours under
+/// fuzzing, or Foundation's own NSKeyedUnarchiver) goes through every reader on every run:
+/// each must throw or return, never trap.
+@Suite("Past crashers")
+struct CrasherReplayTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Crashers")
+    static let files: [String] = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [])
+        .filter { !$0.hasSuffix(".md") }
+        .sorted()
+
+    /// A realistic model, like the typed fuzz target's.
+    private struct Person: Codable {
+        var name: String
+        var age: Int
+        var tags: [String]?
+        var friends: [Person]?
+        var next: [String: Person]?
+    }
+
+    private final class Chain: Decodable { var next: Chain? }
+
+    /// An array of itself: recursion through an NSArray.
+    private struct Nested: Decodable {
+        var items: [Nested]
+        init(from decoder: any Decoder) throws { items = try decoder.singleValueContainer().decode([Nested].self) }
+    }
+
+    @Test("The folder holds the past crashers") func folderIsThere() {
+        #expect(Self.files.count >= 5, "expected the replay inputs in \(Self.folder.path)")
+    }
+
+    @Test("Each past crasher throws or returns through every reader", arguments: files)
+    func replay(file: String) throws {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
+        if let plist = try? BinaryPropertyList(data) { _ = try? plist.topValue() }
+        _ = try? PropertyListValue(propertyList: data)
+        if let view = try? KeyedArchiveView(data: data) { _ = view.render() }
+        _ = try? ArchiveDecoder().topLevelKeys(in: data)
+        // Typed decoding of these inputs must fail with a DecodingError that says why.
+        for attempt in [{ _ = try ArchiveDecoder().decode(Person.self, from: data) },
+                        { _ = try ArchiveDecoder().decode(Chain.self, from: data) }] as [() throws -> Void] {
+            do {
+                try attempt()
+            } catch let error as DecodingError {
+                #expect(!"\(error)".isEmpty)
+            }
+        }
+    }
+
+    @Test("Foundation's crash cases are refused with the reason")
+    func foundationCrashCases() throws {
+        func message(_ file: String, _ decode: (Data) throws -> Void) -> String {
+            guard let data = try? Data(contentsOf: Self.folder.appendingPathComponent(file)) else { return "missing \(file)" }
+            do { try decode(data); return "decoded" } catch { return "\(error)" }
+        }
+        #expect(message("foundation-class-uid-to-string.bplist") { _ = try ArchiveDecoder().decode(Person.self, from: $0) }.contains("not a class entry"))
+        #expect(message("foundation-dictionary-more-keys-than-objects.bplist") { _ = try ArchiveDecoder().decode([String: String].self, from: $0) }.contains("2 keys but 1 objects"))
+        #expect(message("foundation-array-contains-itself.bplist") { _ = try ArchiveDecoder().decode(Nested.self, from: $0) }.contains("reference cycle"))
+        #expect(message("foundation-disallowed-class.bplist") { _ = try ArchiveDecoder().decode(Person.self, from: $0) }.contains("No value for key 'name'"))
+        #expect(message("foundation-uid-chain-10000.bplist") { _ = try ArchiveDecoder().decode(Chain.self, from: $0) }.contains("deeper than the decoder's limit"))
+        #expect(try KeyedArchiveView(data: Data(contentsOf: Self.folder.appendingPathComponent("foundation-array-contains-itself.bplist"))).render().contains("(cycle)"))
+    }
+}

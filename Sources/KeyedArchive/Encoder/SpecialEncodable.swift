@@ -173,6 +173,15 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
         made.box.keys.reserveCapacity(count)
         made.box.elements.reserveCapacity(count)
         let base = path()
+        if Key.self == String.self {
+            // String keys (the common case): no generic captures in the lazy paths below.
+            for index in order {
+                let key = unsafeBitCast(keys[index], to: String.self)
+                made.box.keys.append(encoder.table.string(key))
+                made.box.elements.append(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key))))
+            }
+            return made.uid
+        }
         for index in order {
             let key = keys[index]
             made.box.keys.append(try encoder.box(key, at: base.appending(ArchiveCodingKey(stringValue: "\(key)"))))

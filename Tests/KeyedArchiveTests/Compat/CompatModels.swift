@@ -181,3 +181,27 @@ final class FoundationProfileCard: NSObject, NSCoding {
         profile = coder.decodeObject(forKey: "profile") as? LegacyProfile
     }
 }
+
+/// An NSCoding class hierarchy: the subclass chains to its superclass's coding.
+class LegacyVehicle: NSObject, NSCoding {
+    var wheels: Int
+    init(wheels: Int) { self.wheels = wheels }
+    func encode(with coder: NSCoder) { coder.encode(wheels, forKey: "wheels") }
+    required init?(coder: NSCoder) { wheels = coder.decodeInteger(forKey: "wheels") }
+}
+
+final class LegacyTruck: LegacyVehicle {
+    var load: Double
+    init(wheels: Int, load: Double) {
+        self.load = load
+        super.init(wheels: wheels)
+    }
+    override func encode(with coder: NSCoder) {
+        super.encode(with: coder)
+        coder.encode(load, forKey: "load")
+    }
+    required init?(coder: NSCoder) {
+        load = coder.decodeDouble(forKey: "load")
+        super.init(coder: coder)
+    }
+}

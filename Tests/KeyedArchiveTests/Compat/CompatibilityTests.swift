@@ -59,6 +59,26 @@ struct CompatibilityTests {
         #expect(try KeyedArchiveView(data: foundationData).render().contains("(cycle)"))
     }
 
+    @Test("An NSCoding subclass and its superclass fill one object, with the whole $classes chain")
+    func nsCodingSuperclassChain() throws {
+        struct Fleet: Codable { @NSCodingObject var truck: LegacyTruck }
+        let data = try ArchiveEncoder().encode(Fleet(truck: LegacyTruck(wheels: 6, load: 2.5)))
+        let raw = try RawArchive(data)
+        let truck = raw.resolve(raw.root?["truck"])
+        #expect(raw.classes(of: truck) == ["KeyedArchiveTests.LegacyTruck", "KeyedArchiveTests.LegacyVehicle", "NSObject"])
+        #expect(truck?["wheels"] == .integer(6))
+        #expect(truck?["load"] == .real(2.5))
+        let back = try ArchiveDecoder().decode(Fleet.self, from: data)
+        #expect(back.truck.wheels == 6)
+        #expect(back.truck.load == 2.5)
+        // Foundation writes the same object for the same class.
+        let foundation = foundationArchive(LegacyTruck(wheels: 6, load: 2.5))
+        let view = try KeyedArchiveView(data: foundation)
+        let object = try #require(view.objects.first { $0.className == "KeyedArchiveTests.LegacyTruck" })
+        #expect(object.classes == ["KeyedArchiveTests.LegacyTruck", "KeyedArchiveTests.LegacyVehicle", "NSObject"])
+        #expect(Set(object.fields.map(\.key)) == ["wheels", "load"])
+    }
+
     // MARK: 2. Codable values inside NSCoding classes
 
     @Test("encodeCodable/decodeCodable work with our coder, natively")

@@ -31,6 +31,13 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
     /// Class entries already checked (UIDs), so each is validated once per decode.
     @exclusivity(unchecked) var checkedClassEntries: Set<Int> = []
+    /// Long strings and data already decoded, by plist reference: an object referenced from
+    /// many places is one shared copy, not one copy per place.
+    @exclusivity(unchecked) var sharedStrings: [Int: String] = [:]
+    @exclusivity(unchecked) var sharedData: [Int: Data] = [:]
+
+    /// Values this long or longer are shared through the caches above.
+    static let sharingThreshold = 64
 
     init(maxDepth: Int, maxObjects: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(), strictClassNames: Bool = false) {
         self.maxDepth = maxDepth
@@ -196,6 +203,16 @@ final class _ArchiveDecoder: Decoder {
         return value
     }
 
+    /// Counts one more decoded value (an array element, a dictionary entry) against the
+    /// limit on total work, so that shared containers cannot expand without bound.
+    @inline(__always)
+    func countValue(at path: @autoclosure () -> CodingPathNode, slot: ArchiveSlot) throws {
+        state.remainingObjects -= 1
+        if state.remainingObjects < 0 {
+            throw corrupted(at: path(), slot: slot, "the archive expands to more values than the decoder's limit (shared objects referenced from too many places)")
+        }
+    }
+
     /// Runs `body` with object `uid` open: counts it against the limits and detects cycles.
     func withObject<R>(_ uid: Int, at path: @autoclosure () -> CodingPathNode, _ body: () throws -> R) throws -> R {
         state.remainingObjects -= 1
@@ -321,8 +338,12 @@ final class _ArchiveDecoder: Decoder {
         let object = try self.object(in: slot, expecting: String.self, at: path())
         do {
             switch object {
-            case .asciiString(let range): return plist.asciiString(range)
-            case .utf16String(let range): return try plist.utf16String(range, ref: slot.objectIndex)
+            case .asciiString(let range):
+                if range.count < ArchiveDecodingState.sharingThreshold { return plist.asciiString(range) }
+                return try sharedString(range.lowerBound) { plist.asciiString(range) }
+            case .utf16String(let range):
+                if range.count < ArchiveDecodingState.sharingThreshold { return try plist.utf16String(range, ref: slot.objectIndex) }
+                return try sharedString(range.lowerBound) { try plist.utf16String(range, ref: slot.objectIndex) }
             case .dictionary(let keys, let values):
                 if let inner = try field("NS.string", keys: keys, values: values, owner: slot.objectIndex) {
                     return try unboxString(from: inner, at: path())
@@ -335,6 +356,14 @@ final class _ArchiveDecoder: Decoder {
             throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
         }
         throw typeMismatch(String.self, found: object, slot: slot, at: path())
+    }
+
+    /// A long string decoded once per object (keyed by where its bytes start).
+    private func sharedString(_ key: Int, _ make: () throws -> String) throws -> String {
+        if let existing = state.sharedStrings[key] { return existing }
+        let string = try make()
+        state.sharedStrings[key] = string
+        return string
     }
 
     /// The slot of field `name` in an object dictionary, or nil when absent.

@@ -68,8 +68,10 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         throw decoder.typeMismatch([Any].self, found: object, slot: slot, at: path)
     }
 
-    /// The slot of the next element; throws at the end.
+    /// The slot of the next element; throws at the end, or when the decode has used up
+    /// its budget of values.
     private func nextSlot<T>(_ type: T.Type) throws -> ArchiveSlot {
+        try decoder.countValue(at: path.appending(index: currentIndex), slot: .uid(uid))
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, DecodingError.Context(
                 codingPath: path.appending(index: currentIndex).path,

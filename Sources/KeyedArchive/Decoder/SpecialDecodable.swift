@@ -74,7 +74,11 @@ extension _ArchiveDecoder {
         return try reading(slot, path) {
             switch object {
             case .data(let range):
-                return Data(plist.bytes[range])
+                if range.count < ArchiveDecodingState.sharingThreshold { return Data(plist.bytes[range]) }
+                if let existing = state.sharedData[range.lowerBound] { return existing }
+                let data = Data(plist.bytes[range])
+                state.sharedData[range.lowerBound] = data
+                return data
             case .dictionary(let keys, let values):
                 if let inner = try field("NS.data", keys: keys, values: values, owner: slot.objectIndex)
                     ?? field("NS.bytes", keys: keys, values: values, owner: slot.objectIndex) {
@@ -240,6 +244,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                 result.reserveCapacity(keys.count)
                 for i in 0..<keys.count {
                     let entryPath = path.appending(index: i)
+                    try decoder.countValue(at: entryPath, slot: slot)
                     let (keySlot, valueSlot) = try decoder.reading(slot, entryPath) {
                         (try decoder.slot(forValueAt: try plist.ref(keys, i), owner: uid),
                          try decoder.slot(forValueAt: try plist.ref(values, i), owner: uid))

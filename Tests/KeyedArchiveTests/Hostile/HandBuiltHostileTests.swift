@@ -132,6 +132,26 @@ struct HandBuiltHostileTests {
         #expect(decodingFails(Tree.self, data, mentioning: "limit", limits: .init(maxObjectVisits: 1_000)))
     }
 
+    @Test("A large array shared from many places hits the value limit; a large shared string is one copy")
+    func sharedAmplification() throws {
+        // The root NSArray references one NSArray of 1,000 numbers 100,000 times: decoding
+        // [[Int]] naively would build 100 million integers from a ~300 KB file.
+        let inner = dict(["$class": uid(4), "NS.objects": .array(Array(repeating: uid(3), count: 1_000))])
+        let outer = dict(["$class": uid(4), "NS.objects": .array(Array(repeating: uid(2), count: 100_000))])
+        let arrays = archive([outer, inner, .integer(7), classEntry("NSArray")])
+        #expect(decodingFails([[Int]].self, arrays, mentioning: "more values than the decoder's limit"))
+
+        // The same shape with a 100 KB string: decodes, and every element shares one copy.
+        let text = String(repeating: "x", count: 100_000)
+        let strings = archive([dict(["$class": uid(3), "NS.objects": .array(Array(repeating: uid(2), count: 10_000))]),
+                               .string(text), classEntry("NSArray")])
+        let decoded = try ArchiveDecoder().decode([String].self, from: strings)
+        #expect(decoded.count == 10_000)
+        #expect(decoded.allSatisfy { $0.utf8.count == 100_000 })
+        let storage = decoded.map { $0.utf8.withContiguousStorageIfAvailable { $0.baseAddress } }
+        #expect(Set(storage.map { $0.map { UInt(bitPattern: $0) } ?? 0 }).count == 1, "one shared buffer")
+    }
+
     @Test("A broken envelope names what is wrong", arguments: [
         ("$archiver", dict(["$archiver": .string("NSArchiver"), "$version": .integer(100_000), "$top": dict([:]), "$objects": .array([.string("$null")])])),
         ("$version", dict(["$archiver": .string("NSKeyedArchiver"), "$version": .integer(7), "$top": dict([:]), "$objects": .array([.string("$null")])])),

@@ -20,6 +20,7 @@ public protocol ArchivedClass {
 }
 
 extension ArchivedClass {
+    /// `["NSObject"]`: the class derives directly from `NSObject`.
     public static var archivedSuperclassNames: [String] { ["NSObject"] }
 }
 

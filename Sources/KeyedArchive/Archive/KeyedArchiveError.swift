@@ -25,6 +25,7 @@ public struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvert
         self.key = key
     }
 
+    /// "object 5, key 'name': message".
     public var description: String {
         var place: [String] = []
         if let objectIndex { place.append("object \(objectIndex)") }

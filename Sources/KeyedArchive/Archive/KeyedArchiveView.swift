@@ -18,7 +18,9 @@ import Foundation
 public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     /// A `$top` entry.
     public struct TopLevelEntry: Sendable, Hashable {
+        /// The `$top` key (`root` for a single value).
         public var key: String
+        /// Its value: a reference into ``KeyedArchiveView/objects``, or `.null`.
         public var value: ArchivedValue
     }
 
@@ -52,6 +54,7 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         topLevel = document.top.map { TopLevelEntry(key: $0.key, value: $0.uid == 0 ? .null : .reference($0.uid)) }
     }
 
+    /// The rendered tree (``render(maxDepth:)``).
     public var description: String { render() }
 }
 
@@ -76,7 +79,9 @@ public indirect enum ArchivedValue: Sendable, Hashable {
 
 /// A key and its value inside an archived object.
 public struct ArchivedField: Sendable, Hashable {
+    /// The field's key, unescaped (`$$x` is shown as `$x`).
     public var key: String
+    /// Its value.
     public var value: ArchivedValue
 
     /// Creates a field.

@@ -78,11 +78,17 @@ public struct ArchiveKeyedEncoder {
     /// The coding path of the object being written.
     public var codingPath: [any CodingKey] { container.codingPath }
 
+    /// Writes a number or boolean inline under `key`, as `NSCoder` does.
     public func encode(_ value: Bool, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    /// Writes a number inline under `key`.
     public func encode(_ value: Int, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    /// Writes a number inline under `key`.
     public func encode(_ value: Int32, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    /// Writes a number inline under `key`.
     public func encode(_ value: Int64, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    /// Writes a number inline under `key`.
     public func encode(_ value: Float, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
+    /// Writes a number inline under `key`.
     public func encode(_ value: Double, forKey key: String) throws { var c = container; try c.encode(value, forKey: self.key(key)) }
 
     /// Writes any Codable value (nil writes UID 0, as `NSCoder.encode(nil, forKey:)` does).
@@ -134,11 +140,17 @@ public struct ArchiveKeyedDecoder {
     /// Whether the object has a value (possibly nil) for `key`.
     public func containsValue(forKey key: String) -> Bool { container.contains(self.key(key)) }
 
+    /// Reads a boolean; `false` when the key is missing.
     public func decodeBool(forKey key: String) throws -> Bool { try container.decodeIfPresent(Bool.self, forKey: self.key(key)) ?? false }
+    /// Reads a number; 0 when the key is missing. Throws when it does not fit.
     public func decodeInteger(forKey key: String) throws -> Int { try container.decodeIfPresent(Int.self, forKey: self.key(key)) ?? 0 }
+    /// Reads a number; 0 when the key is missing. Throws when it does not fit.
     public func decodeInt32(forKey key: String) throws -> Int32 { try container.decodeIfPresent(Int32.self, forKey: self.key(key)) ?? 0 }
+    /// Reads a number; 0 when the key is missing. Throws when it does not fit.
     public func decodeInt64(forKey key: String) throws -> Int64 { try container.decodeIfPresent(Int64.self, forKey: self.key(key)) ?? 0 }
+    /// Reads a number; 0 when the key is missing. Throws when it does not fit.
     public func decodeFloat(forKey key: String) throws -> Float { try container.decodeIfPresent(Float.self, forKey: self.key(key)) ?? 0 }
+    /// Reads a number; 0 when the key is missing. Throws when it does not fit.
     public func decodeDouble(forKey key: String) throws -> Double { try container.decodeIfPresent(Double.self, forKey: self.key(key)) ?? 0 }
 
     /// Reads any Codable value; `nil` when the key is missing or holds nil.

@@ -16,8 +16,10 @@ import Foundation
 /// ```
 @propertyWrapper
 public struct NSCodingObject<Object: NSObject & NSCoding>: Codable {
+    /// The object.
     public var wrappedValue: Object
 
+    /// Wraps an object.
     public init(wrappedValue: Object) {
         self.wrappedValue = wrappedValue
     }

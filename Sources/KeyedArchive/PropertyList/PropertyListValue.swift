@@ -80,6 +80,7 @@ public struct PropertyListError: Error, Sendable, CustomStringConvertible, Equat
         self.message = message
     }
 
+    /// "invalid property list: message".
     public var description: String { "invalid property list: \(message)" }
 }
 

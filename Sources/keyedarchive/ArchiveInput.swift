@@ -26,7 +26,10 @@ struct ArchiveInput {
         var result = [UInt8]()
         var buffer = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress!, $0.count) }
+            let count = buffer.withUnsafeMutableBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.read(fd, base, raw.count)
+            }
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -9,7 +9,10 @@ enum OutputFile {
         guard fd >= 0 else { throw failure(path) }
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { Foundation.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.write(fd, base + offset, raw.count - offset)
+            }
             if written < 0 {
                 if errno == EINTR { continue }
                 let error = failure(path)

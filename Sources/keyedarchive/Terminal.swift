@@ -17,8 +17,9 @@ enum Terminal {
     static func writeAll(_ bytes: inout [UInt8], to fd: Int32) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+            let written = bytes.withUnsafeBytes { raw -> Int in
+                guard let base = raw.baseAddress else { return 0 }
+                return Foundation.write(fd, base + offset, raw.count - offset)
             }
             if written < 0 {
                 if errno == EINTR { continue }

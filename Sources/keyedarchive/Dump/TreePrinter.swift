@@ -86,23 +86,30 @@ struct TreePrinter {
         open.insert(index)
         defer { open.remove(index) }
 
-        switch FoundationValue.interpret(object, in: view) {
-        case .collection(let items)?:
+        let interpreted = FoundationValue.interpret(object, in: view)
+        if case .collection(let items)? = interpreted {
             line(depth, "\(label): \(title) \(palette.paint("(\(count(items.count, "item")))", .dim))")
             for (position, item) in items.enumerated() {
                 print(label: "[\(position)]", item, depth: depth + 1)
             }
-        case .dictionary(let keys, let values)? where keys.allSatisfy({ FoundationValue.plain($0, in: view) != nil }):
-            line(depth, "\(label): \(title) \(palette.paint("(\(count(keys.count, "entry")))", .dim))")
-            for (key, value) in zip(keys, values) {
-                print(label: scalar(FoundationValue.plain(key, in: view)!), value, depth: depth + 1)
-            }
-        case .some(let special) where summary(special) != nil:
-            line(depth, "\(label): \(title) = \(summary(special)!)")
-        default:
-            line(depth, "\(label): \(title)")
-            for field in contents.fields(of: object) { print(label: field.key, field.value, depth: depth + 1) }
+            return
         }
+        if case .dictionary(let keys, let values)? = interpreted {
+            // Shown as a dictionary only when every key is a plain value.
+            let plainKeys = keys.compactMap { FoundationValue.plain($0, in: view) }
+            if plainKeys.count == keys.count {
+                line(depth, "\(label): \(title) \(palette.paint("(\(count(keys.count, "entry")))", .dim))")
+                for (key, value) in zip(plainKeys, values) {
+                    print(label: scalar(key), value, depth: depth + 1)
+                }
+                return
+            }
+        }
+        if let special = interpreted, let text = summary(special) {
+            return line(depth, "\(label): \(title) = \(text)")
+        }
+        line(depth, "\(label): \(title)")
+        for field in contents.fields(of: object) { print(label: field.key, field.value, depth: depth + 1) }
     }
 
     /// The one-line form of a Foundation value class, or `nil` for containers.

@@ -7,20 +7,11 @@ enum OutputFile {
         let temporary = path + ".keyedarchive-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         guard fd >= 0 else { throw failure(path) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Foundation.write(fd, base + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = failure(path)
-                close(fd)
-                unlink(temporary)
-                throw error
-            }
-            offset += written
+        if Terminal.writeFully(bytes, to: fd) != nil {
+            let error = failure(path)
+            close(fd)
+            unlink(temporary)
+            throw error
         }
         guard close(fd) == 0, rename(temporary, path) == 0 else {
             let error = failure(path)

@@ -15,6 +15,12 @@ enum Terminal {
     /// Writes all of `bytes` to `fd`. A closed pipe (`EPIPE`) ends the process quietly,
     /// as `cat` does, since nobody is left to read the rest.
     static func writeAll(_ bytes: inout [UInt8], to fd: Int32) {
+        if writeFully(bytes, to: fd) == EPIPE { exit(ExitStatus.success) }
+    }
+
+    /// Writes all of `bytes` to `fd`, retrying short writes and `EINTR`; returns the
+    /// `errno` of a failed write, or `nil` when everything was written.
+    static func writeFully(_ bytes: [UInt8], to fd: Int32) -> Int32? {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw -> Int in
@@ -23,11 +29,11 @@ enum Terminal {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                if errno == EPIPE { exit(ExitStatus.success) }
-                return
+                return errno
             }
             offset += written
         }
+        return nil
     }
 
     /// Writes a line to standard output.

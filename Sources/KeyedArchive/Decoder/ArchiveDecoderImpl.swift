@@ -111,7 +111,7 @@ final class _ArchiveDecoder: Decoder {
     /// The plist object a slot holds; throws `valueNotFound` for nil.
     @inline(__always)
     func object(in slot: ArchiveSlot, expecting type: Any.Type, at path: @autoclosure () -> CodingPathNode) throws -> BinaryPropertyList.Object {
-        do {
+        try reading(slot, path()) {
             switch slot {
             case .inline(let ref, _):
                 return try plist.object(ref)
@@ -123,10 +123,6 @@ final class _ArchiveDecoder: Decoder {
                 }
                 return object
             }
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
         }
     }
 
@@ -147,16 +143,18 @@ final class _ArchiveDecoder: Decoder {
         }
     }
 
-    /// Runs a plist-level read, turning its errors into `DecodingError`s at `path`.
-    func reading<R>(_ slot: ArchiveSlot, _ path: CodingPathNode, _ body: () throws -> R) throws -> R {
+    /// Runs a plist-level read, turning its errors into `DecodingError`s at `path` (built
+    /// only when there is an error, so hot paths pay nothing for it).
+    @inline(__always)
+    func reading<R>(_ slot: ArchiveSlot, _ path: @autoclosure () -> CodingPathNode, _ body: () throws -> R) throws -> R {
         do {
             return try body()
         } catch let error as DecodingError {
             throw error
         } catch let error as KeyedArchiveError {
-            throw corrupted(at: path, slot: error.objectIndex.map { .uid($0) } ?? slot, error.message, underlying: error)
+            throw corrupted(at: path(), slot: error.objectIndex.map { .uid($0) } ?? slot, error.message, underlying: error)
         } catch {
-            throw corrupted(at: path, slot: slot, "\(error)", underlying: error)
+            throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
         }
     }
 
@@ -336,7 +334,7 @@ final class _ArchiveDecoder: Decoder {
     /// A string: plain, or NSMutableString's `{NS.string}`.
     func unboxString(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
         let object = try self.object(in: slot, expecting: String.self, at: path())
-        do {
+        let string: String? = try reading(slot, path()) {
             switch object {
             case .asciiString(let range):
                 if range.count < ArchiveDecodingState.sharingThreshold { return plist.asciiString(range) }
@@ -348,14 +346,13 @@ final class _ArchiveDecoder: Decoder {
                 if let inner = try field("NS.string", keys: keys, values: values, owner: slot.objectIndex) {
                     return try unboxString(from: inner, at: path())
                 }
-            default: break
+                return nil
+            default:
+                return nil
             }
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
         }
-        throw typeMismatch(String.self, found: object, slot: slot, at: path())
+        guard let string else { throw typeMismatch(String.self, found: object, slot: slot, at: path()) }
+        return string
     }
 
     /// A long string decoded once per object (keyed by where its bytes start).

@@ -36,7 +36,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let document = decoder.document
         let plist = decoder.plist
         try decoder.validateObject(keys: keys, values: values, slot: slot, at: path)
-        do {
+        return try decoder.reading(slot, path) {
             // An NSDictionary has exactly $class, NS.keys and NS.objects.
             if keys.count == 3,
                let keysIndex = try document.index(of: "NS.keys", in: keys),
@@ -51,12 +51,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
                 }
                 return (.dictionary(keys: keyList, values: objectList), uid)
             }
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            throw decoder.corrupted(at: path, slot: slot, "\(error)", underlying: error)
+            return (.fields(keys: keys, values: values), uid)
         }
-        return (.fields(keys: keys, values: values), uid)
     }
 
     // MARK: - Finding keys
@@ -64,13 +60,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// The slot of `key`, or nil when the object has no such key.
     @inline(__always)
     func find(_ key: Key) throws -> ArchiveSlot? {
-        do {
-            return try find(stringValue: key.stringValue)
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            throw decoder.corrupted(at: path.appending(key), slot: .uid(uid), "\(error)", underlying: error)
-        }
+        try decoder.reading(.uid(uid), path.appending(key)) { try find(stringValue: key.stringValue) }
     }
 
     private func find(stringValue: String) throws -> ArchiveSlot? {

@@ -25,13 +25,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         self.decoder = decoder
         self.path = path
         uid = slot.objectIndex
-        do {
-            elements = try Self.elements(of: slot, decoder: decoder, path: path)
-        } catch let error as DecodingError {
-            throw error
-        } catch {
-            throw decoder.corrupted(at: path, slot: slot, "\(error)", underlying: error)
-        }
+        elements = try decoder.reading(slot, path) { try Self.elements(of: slot, decoder: decoder, path: path) }
         switch elements {
         case .list(let list): count = list.count
         case .refs(let refs): count = refs.count

@@ -53,11 +53,6 @@ struct ArchiveInput {
         }
     }
 
-    /// Opens the input as an archive, with every field (see ``ArchiveContents``).
-    func contents() throws(ToolError) -> ArchiveContents {
-        ArchiveContents(view: try view(), data: data)
-    }
-
     /// Reads the input as a property-list tree, for commands that work on the raw plist.
     func propertyList() throws(ToolError) -> PropertyListValue {
         do {

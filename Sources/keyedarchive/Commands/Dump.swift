@@ -26,10 +26,9 @@ enum DumpCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        let contents = try input.contents()
-        let view = contents.view
+        let view = try input.view()
         let palette = Palette(enabled: Terminal.wantsColor(noColorFlag: arguments.has("no-color")))
-        var printer = TreePrinter(contents: contents, palette: palette, output: OutputBuffer())
+        var printer = TreePrinter(view: view, palette: palette, output: OutputBuffer())
         if let key = arguments.value("key") {
             guard let value = view.value(forKey: key) else { throw missingKey(key, in: view, file: input.name) }
             printer.print(key: key, value)

@@ -31,7 +31,7 @@ enum JsonCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        let document = try flatten(try input.contents(), key: arguments.value("key"), classes: !arguments.has("no-classes"), file: input.name)
+        let document = try flatten(try input.view(), key: arguments.value("key"), classes: !arguments.has("no-classes"), file: input.name)
         var out = OutputBuffer()
         JSONWriter(pretty: !arguments.has("compact")).write(document, to: &out)
         out.flush()
@@ -39,9 +39,8 @@ enum JsonCommand: ToolCommand {
     }
 
     /// The JSON document for an archive: one value, or an object keyed by top-level key.
-    static func flatten(_ contents: ArchiveContents, key: String?, classes: Bool, file: String) throws(ToolError) -> JSONValue {
-        let view = contents.view
-        var flattener = ArchiveFlattener(contents: contents, includeClasses: classes)
+    static func flatten(_ view: KeyedArchiveView, key: String?, classes: Bool, file: String) throws(ToolError) -> JSONValue {
+        var flattener = ArchiveFlattener(view: view, includeClasses: classes)
         do throws(ToolError) {
             if let key {
                 guard let value = view.value(forKey: key) else { throw DumpCommand.missingKey(key, in: view, file: file) }

@@ -16,8 +16,7 @@ import KeyedArchive
 ///     [1] = 42
 /// ```
 struct TreePrinter {
-    let contents: ArchiveContents
-    private var view: KeyedArchiveView { contents.view }
+    let view: KeyedArchiveView
     let palette: Palette
     /// Deeper objects are shown as `Class #N …` and not opened, to bound the output.
     let maxDepth: Int
@@ -25,8 +24,8 @@ struct TreePrinter {
     private var open: Set<Int> = []
     private var out: OutputBuffer
 
-    init(contents: ArchiveContents, palette: Palette, maxDepth: Int = 256, output: OutputBuffer) {
-        self.contents = contents
+    init(view: KeyedArchiveView, palette: Palette, maxDepth: Int = 256, output: OutputBuffer) {
+        self.view = view
         self.palette = palette
         self.maxDepth = maxDepth
         self.out = output
@@ -109,7 +108,7 @@ struct TreePrinter {
             return line(depth, "\(label): \(title) = \(text)")
         }
         line(depth, "\(label): \(title)")
-        for field in contents.fields(of: object) { print(label: field.key, field.value, depth: depth + 1) }
+        for field in object.fields { print(label: field.key, field.value, depth: depth + 1) }
     }
 
     /// The one-line form of a Foundation value class, or `nil` for containers.

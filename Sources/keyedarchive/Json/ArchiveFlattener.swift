@@ -9,8 +9,7 @@ import KeyedArchive
 /// cycle: a reference back to an object that is still being written becomes
 /// `{"$ref": N, "$cycle": true}`.
 struct ArchiveFlattener {
-    let contents: ArchiveContents
-    private var view: KeyedArchiveView { contents.view }
+    let view: KeyedArchiveView
     /// Whether generic objects get a `$class` key.
     let includeClasses: Bool
     /// How deep the graph may nest before the output is refused (protects the stack).
@@ -24,8 +23,8 @@ struct ArchiveFlattener {
     /// The most JSON values one document may hold.
     static let maxValues = 5_000_000
 
-    init(contents: ArchiveContents, includeClasses: Bool, maxDepth: Int = 10_000, maxValues: Int = maxValues) {
-        self.contents = contents
+    init(view: KeyedArchiveView, includeClasses: Bool, maxDepth: Int = 10_000, maxValues: Int = maxValues) {
+        self.view = view
         self.includeClasses = includeClasses
         self.maxDepth = maxDepth
         self.budget = maxValues
@@ -33,7 +32,7 @@ struct ArchiveFlattener {
 
     /// The value under one top-level key.
     mutating func flatten(_ value: ArchivedValue) throws(ToolError) -> JSONValue {
-        var estimate = ExpansionEstimate(contents: contents, limit: budget + 1)
+        var estimate = ExpansionEstimate(view: view, limit: budget + 1)
         guard estimate.count(value) <= budget else { throw Self.tooLarge }
         return try flatten(value, depth: 0)
     }
@@ -100,7 +99,7 @@ struct ArchiveFlattener {
             return try foundation(special, depth: depth)
         }
         var entries: [(key: String, value: JSONValue)] = []
-        for field in contents.fields(of: object) {
+        for field in object.fields {
             entries.append((field.key, try flatten(field.value, depth: depth + 1)))
         }
         if includeClasses, let name = object.className { entries.append(("$class", .string(name))) }

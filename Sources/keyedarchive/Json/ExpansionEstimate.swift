@@ -9,13 +9,13 @@ import KeyedArchive
 /// memory. A reference back into the current path (a cycle) counts as one value, as
 /// its `$ref` marker does; the count saturates at `limit`.
 struct ExpansionEstimate {
-    let contents: ArchiveContents
+    let view: KeyedArchiveView
     let limit: Int
     private var memo: [Int: Int] = [:]
     private var open: Set<Int> = []
 
-    init(contents: ArchiveContents, limit: Int) {
-        self.contents = contents
+    init(view: KeyedArchiveView, limit: Int) {
+        self.view = view
         self.limit = limit
     }
 
@@ -37,10 +37,10 @@ struct ExpansionEstimate {
 
     private mutating func object(_ index: Int, depth: Int) -> Int {
         if let known = memo[index] { return known }
-        guard index < contents.view.objects.count, !open.contains(index) else { return 1 }
+        guard index < view.objects.count, !open.contains(index) else { return 1 }
         open.insert(index)
-        let object = contents.view.objects[index]
-        let total = contents.fields(of: object).reduce(1) { add($0, count($1.value, depth: depth + 1)) }
+        let object = view.objects[index]
+        let total = object.fields.reduce(1) { add($0, count($1.value, depth: depth + 1)) }
         open.remove(index)
         memo[index] = total
         return total

@@ -10,7 +10,12 @@ struct ArchiveDocument: Sendable {
     let plist: BinaryPropertyList
     /// The `$objects` array: UID `n` is its `n`-th reference.
     let objects: BinaryPropertyList.RefList
-    /// `$top`, in file order.
+    /// `$top`, in file order, keys unescaped (`$$0` is `$0`): each value's plist reference
+    /// (normally a UID; some writers store plain values inline).
+    let topEntries: [(key: String, ref: Int)]
+    /// The `$top` dictionary itself (decoded as a keyed value when there is no `root`).
+    let topRef: Int
+    /// The `$top` entries whose values are UIDs, in file order.
     let top: [(key: String, uid: Int)]
 
     /// Number of entries in `$objects`.
@@ -70,20 +75,24 @@ struct ArchiveDocument: Sendable {
             throw KeyedArchiveError("$top is not a dictionary", key: "$top")
         }
         var top: [(key: String, uid: Int)] = []
-        top.reserveCapacity(topKeys.count)
+        var entries: [(key: String, ref: Int)] = []
+        entries.reserveCapacity(topKeys.count)
         for i in 0..<topKeys.count {
-            guard let key = try plist.string(try plist.ref(topKeys, i)) else {
+            guard let stored = try plist.string(try plist.ref(topKeys, i)) else {
                 throw KeyedArchiveError("a key of $top is not a string", key: "$top")
             }
-            guard case .uid(let uid) = try plist.object(try plist.ref(topValues, i)) else {
-                throw KeyedArchiveError("$top value is not a UID", key: key)
-            }
+            let key = ArchiveKeyEscaping.unescape(stored) ?? stored
+            let valueRef = try plist.ref(topValues, i)
+            entries.append((key, valueRef))
+            guard case .uid(let uid) = try plist.object(valueRef) else { continue }
             guard uid < UInt64(objectList.count) else {
                 throw KeyedArchiveError("$top UID \(uid) is out of range (\(objectList.count) objects)", key: key)
             }
             top.append((key, Int(uid)))
         }
         self.top = top
+        self.topEntries = entries
+        self.topRef = topRef
     }
 
     /// The plist reference of `$objects[uid]`.

@@ -128,6 +128,7 @@ extension _ArchiveDecoder {
 
 /// Decodes one element of a Foundation collection as a Foundation object.
 struct FoundationObjectBox: Decodable, _ArchiveSpecialDecodable {
+    static var _archiveEntersItself: Bool { true }
     var value: Any?
 
     init(from decoder: any Decoder) throws {

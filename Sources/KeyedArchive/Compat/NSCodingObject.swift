@@ -51,6 +51,7 @@ extension NSCodingObject: _ArchiveSpecialEncodable {
 }
 
 extension NSCodingObject: _ArchiveSpecialDecodable {
+    static var _archiveEntersItself: Bool { true }
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> NSCodingObject {
         let path = path()
         let decoded = try decoder.decodeFoundationObject(slot, allowed: [Object.self], at: path)

@@ -16,12 +16,27 @@ import Foundation
 /// it never traps. ``Limits`` bound the work a hostile archive can cause.
 open class ArchiveDecoder: @unchecked Sendable {
     /// Bounds on the work one `decode` call may do, as protection against malicious input.
+    ///
+    /// Decoding work is bounded by a constant times the input size, whatever the types asked
+    /// for, and no input traps: every step that follows a UID or descends into a container
+    /// (Foundation layouts included) is one level of ``maxDepth`` and is checked for cycles
+    /// (UID cycles and property-list containers that contain themselves alike), and every
+    /// step is charged to one budget for the whole document, ``maxObjectVisits``.
+    ///
+    /// ```swift
+    /// let decoder = ArchiveDecoder()
+    /// decoder.limits = .init(maxDepth: 64, maxObjectVisits: 1_000_000)
+    /// ```
     public struct Limits: Sendable, Hashable {
-        /// Objects nested deeper than this throw. Default 512, like Apple's property-list reader.
+        /// Values nested deeper than this throw: objects by UID and inline arrays and
+        /// dictionaries alike. Default 512, like Apple's property-list reader.
         public var maxDepth: Int = 512
-        /// The most objects one decode may visit, counting a shared object once per place
-        /// it is used. `nil` (the default) allows 16 per byte of input plus 65,536, which no
-        /// real archive reaches but stops archives that fan out exponentially.
+        /// The most units of work one decode may do. Each value resolved (probes that fail,
+        /// such as `try? container.decode(Bool.self)`, included), each object or container
+        /// entered, each array element and dictionary entry, and each key of a large object
+        /// indexed costs one; a shared object costs again in every place it is used. `nil`
+        /// (the default) allows 16 per byte of input plus 65,536, which no real archive
+        /// reaches but stops archives that fan out exponentially.
         public var maxObjectVisits: Int?
 
         /// The default limits.
@@ -29,6 +44,29 @@ open class ArchiveDecoder: @unchecked Sendable {
             self.maxDepth = maxDepth
             self.maxObjectVisits = maxObjectVisits
         }
+
+        /// The work budget of one decode of `size` bytes: ``maxObjectVisits``, or by default
+        /// 16 units per input byte plus 65,536.
+        public func workBudget(forInputSize size: Int) -> Int {
+            maxObjectVisits ?? size.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
+        }
+    }
+
+    /// How `Bool` and the number types treat each other's storage.
+    ///
+    /// Property lists store booleans and numbers differently, and by default each reads only
+    /// its own storage, exactly as `JSONDecoder` does: an `Int` property never reads `true`,
+    /// and a `Bool` never reads `1`. A generic value that tries `Bool` before `Int` therefore
+    /// keeps integers as integers.
+    public enum BooleanDecodingStrategy: Sendable, Hashable {
+        /// `Bool` reads boolean storage only; integers and reals read number storage only (the default).
+        case strict
+        /// `Bool` also reads the integers 0 and 1, and numbers also read booleans as 0 and 1.
+        ///
+        /// For archives written by swift-corelibs-foundation (Foundation on Linux), whose
+        /// archiver stores `NSNumber` values 0/1 and false/true as one shared object, so an
+        /// array `[true, 1]` comes out as two booleans.
+        case numbersAreBooleans
     }
 
     /// Whether an object's class name must match the type it is decoded as.
@@ -46,6 +84,7 @@ open class ArchiveDecoder: @unchecked Sendable {
     private var _limits = Limits()
     private var _registry = ArchiveClassRegistry()
     private var _classNameChecking = ClassNameChecking.none
+    private var _booleanDecodingStrategy = BooleanDecodingStrategy.strict
 
     /// Contextual information handed to every `init(from:)` as `decoder.userInfo`.
     open var userInfo: [CodingUserInfoKey: any Sendable] {
@@ -57,6 +96,16 @@ open class ArchiveDecoder: @unchecked Sendable {
     open var limits: Limits {
         get { lock.withLock { _limits } }
         set { lock.withLock { _limits = newValue } }
+    }
+
+    /// How booleans and the numbers 0 and 1 read each other; see ``BooleanDecodingStrategy``.
+    ///
+    /// ```swift
+    /// decoder.booleanDecodingStrategy = .numbersAreBooleans   // archives from Linux Foundation
+    /// ```
+    open var booleanDecodingStrategy: BooleanDecodingStrategy {
+        get { lock.withLock { _booleanDecodingStrategy } }
+        set { lock.withLock { _booleanDecodingStrategy = newValue } }
     }
 
     /// Whether class names must match the decoded types; see ``ClassNameChecking``.
@@ -109,13 +158,25 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// Creates a decoder with the default options.
     public init() {}
 
-    /// Decodes the value under the top-level key `root` (what `NSKeyedArchiver.archivedData(withRootObject:)` writes).
+    /// Decodes the archive's value: the one under the top-level key `root` (what
+    /// `NSKeyedArchiver.archivedData(withRootObject:)` writes); without `root`, the only
+    /// top-level value, or, when there are several, `$top` itself as a keyed value (its keys
+    /// are `T`'s coding keys: `$0`, `$1`… for Go's archiver, or Foundation's
+    /// `encode(_:forKey:)` names).
     ///
     /// ```swift
     /// let tags = try ArchiveDecoder().decode([String].self, from: data)
     /// ```
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, forKey: "root", from: data)
+        let session = try begin(data)
+        let document = session.document
+        if let root = document.topEntries.first(where: { $0.key == "root" }) {
+            return try session.decode(T.self, at: root.ref, path: .root)
+        }
+        if document.topEntries.count == 1, let only = document.topEntries.first {
+            return try session.decode(T.self, at: only.ref, path: .root.appending(ArchiveCodingKey(stringValue: only.key)))
+        }
+        return try session.decoder.unbox(T.self, from: .inline(ref: document.topRef, owner: -1), at: .root)
     }
 
     /// Decodes the value under top-level key `key`, for archives with several top-level values.
@@ -124,31 +185,48 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// let one = try ArchiveDecoder().decode(Person.self, forKey: "personOne", from: data)
     /// ```
     open func decode<T: Decodable>(_ type: T.Type, forKey key: String, from data: Data) throws -> T {
-        let (userInfo, limits, registry, checking) = lock.withLock { (_userInfo, _limits, _registry, _classNameChecking) }
-        let document = try Self.open(data, maxDepth: limits.maxDepth)
-        guard let entry = document.top.first(where: { $0.key == key }) else {
-            let keys = document.top.map { "'\($0.key)'" }.joined(separator: ", ")
+        let session = try begin(data)
+        guard let entry = session.document.topEntries.first(where: { $0.key == key }) else {
+            let keys = session.document.topEntries.map { "'\($0.key)'" }.joined(separator: ", ")
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [],
                 debugDescription: "The archive has no top-level key '\(key)' (its $top keys: \(keys.isEmpty ? "none" : keys)).",
                 underlyingError: KeyedArchiveError("no top-level key '\(key)'", key: key)))
         }
-        let maxVisits = limits.maxObjectVisits
-            ?? data.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
-        let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: maxVisits,
-                                         registry: registry, strictClassNames: checking == .strict)
-        let path = key == "root" ? CodingPathNode.root : .root.appending(ArchiveCodingKey(stringValue: key))
-        let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(entry.uid), path: path)
-        return try decoder.unbox(T.self, from: .uid(entry.uid), at: path)
+        return try session.decode(T.self, at: entry.ref, path: key == "root" ? .root : .root.appending(ArchiveCodingKey(stringValue: key)))
     }
 
-    /// The top-level keys of an archive, in file order.
+    /// The top-level keys of an archive, in file order, unescaped (Foundation stores `$0` as `$$0`).
     ///
     /// ```swift
     /// let keys = try ArchiveDecoder().topLevelKeys(in: data)   // ["personOne", "personTwo"]
     /// ```
     open func topLevelKeys(in data: Data) throws -> [String] {
-        try Self.open(data, maxDepth: limits.maxDepth).top.map(\.key)
+        try Self.open(data, maxDepth: limits.maxDepth).topEntries.map(\.key)
+    }
+
+    /// One decode: the opened document and a decoder whose state carries this call's
+    /// options and one work budget for the whole document.
+    private struct Session {
+        let document: ArchiveDocument
+        let decoder: _ArchiveDecoder
+
+        func decode<T: Decodable>(_ type: T.Type, at ref: Int, path: CodingPathNode) throws -> T {
+            let slot = try decoder.reading(.inline(ref: ref, owner: -1), path) { try decoder.slot(forValueAt: ref, owner: -1) }
+            return try decoder.unbox(T.self, from: slot, at: path)
+        }
+    }
+
+    private func begin(_ data: Data) throws -> Session {
+        let (userInfo, limits, registry, checking, booleans) = lock.withLock {
+            (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy)
+        }
+        let document = try Self.open(data, maxDepth: limits.maxDepth)
+        let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: limits.workBudget(forInputSize: data.count),
+                                         registry: registry, strictClassNames: checking == .strict,
+                                         booleansAreNumbers: booleans == .numbersAreBooleans)
+        let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: .root)
+        return Session(document: document, decoder: decoder)
     }
 
     /// Opens the envelope, reporting any problem as `DecodingError.dataCorrupted`.

@@ -26,33 +26,40 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         (layout, uid) = try Self.layout(of: slot, decoder: decoder, path: path)
     }
 
-    /// Opens the object at `slot` as a keyed value.
+    /// Opens the object at `slot` as a keyed value: an NSDictionary's entries, or any other
+    /// object's (or inline dictionary's) fields. Foundation collections that are not
+    /// dictionaries (NSArray, NSSet…) are not keyed values.
     static func layout(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> (Layout, Int) {
         let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path)
         guard case .dictionary(let keys, let values) = object else {
             throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
         }
         let uid = slot.objectIndex
-        let document = decoder.document
-        let plist = decoder.plist
-        try decoder.validateObject(keys: keys, values: values, slot: slot, at: path)
-        return try decoder.reading(slot, path) {
-            // An NSDictionary has exactly $class, NS.keys and NS.objects.
-            if keys.count == 3,
-               let keysIndex = try document.index(of: "NS.keys", in: keys),
-               let objectsIndex = try document.index(of: "NS.objects", in: keys) {
-                guard case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
+        guard case .uid = slot else { return (.fields(keys: keys, values: values), uid) }
+        guard let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else {
+            throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object",
+                                    underlying: KeyedArchiveError("object has no $class, so it is not an archived object", objectIndex: uid, key: "$class"))
+        }
+        if chain.contains(anyOf: FoundationClassNames.dictionary) {
+            let plist = decoder.plist
+            return try decoder.reading(slot, path) {
+                guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),
+                      let objectsIndex = try decoder.fieldIndex(of: "NS.objects", keys: keys),
+                      case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
                       case .array(let objectList) = try plist.object(try plist.ref(values, objectsIndex))
                 else {
-                    throw decoder.corrupted(at: path, slot: slot, "NS.keys and NS.objects of a dictionary must be arrays")
+                    throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
                 }
                 guard keyList.count == objectList.count else {
                     throw decoder.corrupted(at: path, slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
                 }
                 return (.dictionary(keys: keyList, values: objectList), uid)
             }
-            return (.fields(keys: keys, values: values), uid)
         }
+        if chain.contains(anyOf: FoundationClassNames.list + FoundationClassNames.orderedSet + FoundationClassNames.countedSet) {
+            throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+        }
+        return (.fields(keys: keys, values: values), uid)
     }
 
     // MARK: - Finding keys
@@ -67,32 +74,65 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let plist = decoder.plist
         switch layout {
         case .fields(let keys, let values):
-            var stored = ArchiveKeyEscaping.escape(stringValue)
-            let count = keys.count
-            guard count > 0 else { return nil }
-            // Fields are usually read in the order they were written: start where the last
-            // match left off, and wrap around once.
-            var index = decoder.fieldHint < count ? decoder.fieldHint : 0
-            let found: Int? = try stored.withUTF8 { utf8 in
-                for _ in 0..<count {
-                    if try plist.stringEquals(try plist.ref(keys, index), utf8: utf8) { return index }
-                    index = index + 1 == count ? 0 : index + 1
-                }
-                return nil
-            }
-            guard let found else { return nil }
-            decoder.fieldHint = found + 1
-            return try decoder.slot(forValueAt: try plist.ref(values, found), owner: uid)
+            // A user key that begins with `$` is stored escaped (`$$0`) by Foundation and by
+            // us; other writers (Go's archiver) store `$0` as it is.
+            guard let index = try fieldPosition(ArchiveKeyEscaping.escape(stringValue), keys: keys)
+                    ?? (stringValue.utf8.first == 0x24 && stringValue != "$class" ? fieldPosition(stringValue, keys: keys) : nil)
+            else { return nil }
+            return try decoder.slot(forValueAt: try plist.ref(values, index), owner: uid)
         case .dictionary(let keys, let values):
-            let document = decoder.document
+            guard let index = try entryPosition(stringValue, keys: keys) else { return nil }
+            return try decoder.slot(forValueAt: try plist.ref(values, index), owner: uid)
+        }
+    }
+
+    /// The position of a stored field name. Small objects are scanned from where the last
+    /// match left off (fields are usually read in the order they were written); large ones
+    /// use the decode's index of their keys.
+    private func fieldPosition(_ stored: String, keys: BinaryPropertyList.RefList) throws -> Int? {
+        let count = keys.count
+        guard count > 0 else { return nil }
+        guard count <= _ArchiveDecoder.scanLimit else { return try decoder.largeFieldIndex(keys)[stored] }
+        let plist = decoder.plist
+        var stored = stored
+        var index = decoder.fieldHint < count ? decoder.fieldHint : 0
+        let found: Int? = try stored.withUTF8 { utf8 in
+            for _ in 0..<count {
+                if try plist.stringEquals(try plist.ref(keys, index), utf8: utf8) { return index }
+                index = index + 1 == count ? 0 : index + 1
+            }
+            return nil
+        }
+        if let found { decoder.fieldHint = found + 1 }
+        return found
+    }
+
+    /// The position of a key among an NSDictionary's `NS.keys` (UIDs of strings): scanned
+    /// when small, indexed once per decode when large.
+    private func entryPosition(_ name: String, keys: BinaryPropertyList.RefList) throws -> Int? {
+        let plist = decoder.plist
+        let document = decoder.document
+        if keys.count <= _ArchiveDecoder.scanLimit {
             for i in 0..<keys.count {
                 guard let keyUID = try document.uid(at: try plist.ref(keys, i)) else { continue }
-                if try plist.stringEquals(try document.objectRef(keyUID), stringValue) {
-                    return try decoder.slot(forValueAt: try plist.ref(values, i), owner: uid)
-                }
+                if try plist.stringEquals(try document.objectRef(keyUID), name) { return i }
             }
+            return nil
         }
-        return nil
+        // NS.keys lists live at other offsets than any object's own keys, so one cache
+        // serves both (negative offsets keep them apart all the same).
+        let cacheKey = -1 - keys.start
+        if let index = decoder.state.fieldIndexes[cacheKey] { return index[name] }
+        try decoder.charge(keys.count)
+        var index: [String: Int] = [:]
+        index.reserveCapacity(keys.count)
+        for i in 0..<keys.count {
+            guard let keyUID = try document.uid(at: try plist.ref(keys, i)),
+                  let key = try plist.string(try document.objectRef(keyUID)) else { continue }
+            if index[key] == nil { index[key] = i }
+        }
+        decoder.state.fieldIndexes[cacheKey] = index
+        return index[name]
     }
 
     /// The slot of `key`, throwing `keyNotFound` when absent.
@@ -102,15 +142,54 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         return slot
     }
 
+    /// "No value for key 'NS.userInfo' in object 1 (its keys: NS.name, NS.userinfo; did you
+    /// mean 'NS.userinfo'?)." At most 20 keys are listed.
     @inline(never)
     private func keyNotFound(_ key: Key) -> DecodingError {
-        DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: path.path, debugDescription: "No value for key '\(key.stringValue)' in object \(uid)."))
+        let names = storedKeyNames(limit: 21)
+        var list = names.prefix(20).joined(separator: ", ")
+        if names.count > 20 { list += ", …" }
+        var hint = ""
+        let wanted = key.stringValue.lowercased()
+        if let match = names.first(where: { $0.lowercased() == wanted }) { hint = "; did you mean '\(match)'?" }
+        let place = uid < 0 ? "$top" : "object \(uid)"
+        let path = path.dotted
+        return DecodingError.keyNotFound(key, DecodingError.Context(
+            codingPath: self.path.path,
+            debugDescription: "No value for key '\(key.stringValue)' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))."))
+    }
+
+    /// Up to `limit` of the object's key names, unescaped, in stored order.
+    private func storedKeyNames(limit: Int) -> [String] {
+        var names: [String] = []
+        let plist = decoder.plist
+        switch layout {
+        case .fields(let keys, _):
+            for i in 0..<min(keys.count, limit + 1) {
+                guard let stored = try? plist.string(try plist.ref(keys, i)),
+                      let name = ArchiveKeyEscaping.unescape(stored) else { continue }
+                names.append(name)
+            }
+        case .dictionary(let keys, _):
+            for i in 0..<min(keys.count, limit) {
+                guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
+                      let ref = try? decoder.document.objectRef(keyUID),
+                      let name = try? plist.string(ref) else { continue }
+                names.append(name)
+            }
+        }
+        return Array(names.prefix(limit))
     }
 
     var allKeys: [Key] {
         let plist = decoder.plist
         var result: [Key] = []
+        switch layout {
+        case .fields(let keys, _), .dictionary(let keys, _):
+            // Listing keys is work like any other: charged, so repeated listing of a large
+            // shared object runs out the budget (the next read throws).
+            decoder.state.remainingObjects -= keys.count
+        }
         switch layout {
         case .fields(let keys, _):
             for i in 0..<keys.count {

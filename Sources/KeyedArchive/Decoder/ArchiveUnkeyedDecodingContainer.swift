@@ -7,8 +7,8 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     enum Elements {
         /// An array of references (each normally a UID).
         case list(BinaryPropertyList.RefList)
-        /// NSOrderedSet's numbered keys, resolved to value references.
-        case refs([Int])
+        /// NSOrderedSet's numbered keys or NSCountedSet's objects, resolved to slots.
+        case slots([ArchiveSlot])
     }
 
     let decoder: _ArchiveDecoder
@@ -28,10 +28,13 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         elements = try decoder.reading(slot, path) { try Self.elements(of: slot, decoder: decoder, path: path) }
         switch elements {
         case .list(let list): count = list.count
-        case .refs(let refs): count = refs.count
+        case .slots(let slots): count = slots.count
         }
     }
 
+    /// The elements of an NSArray or NSSet (`NS.objects`), an NSOrderedSet (`NS.object.N`),
+    /// the distinct objects of an NSCountedSet, or a plain plist array. Any other object —
+    /// an NSDictionary, an object of another class — is not an array: `typeMismatch`.
     private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> Elements {
         let object = try decoder.object(in: slot, expecting: [Any].self, at: path)
         let plist = decoder.plist
@@ -39,27 +42,55 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         case .array(let list):
             return .list(list)  // a plain plist array, as some writers store
         case .dictionary(let keys, let values):
-            try decoder.validateObject(keys: keys, values: values, slot: slot, at: path)
-            if let index = try decoder.document.index(of: "NS.objects", in: keys) {
-                guard case .array(let list) = try plist.object(try plist.ref(values, index)) else {
-                    throw decoder.corrupted(at: path, slot: slot, "NS.objects is not an array")
+            guard case .uid = slot,
+                  let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else { break }
+            if chain.contains(anyOf: FoundationClassNames.list) {
+                guard let index = try decoder.fieldIndex(of: "NS.objects", keys: keys),
+                      case .array(let list) = try plist.object(try plist.ref(values, index)) else {
+                    throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs an NS.objects array")
                 }
                 return .list(list)
             }
-            // NSOrderedSet: NS.object.0 … NS.object.(n-1); an empty one has no such key.
-            var refs: [Int] = []
-            while let index = try decoder.document.index(of: "NS.object.\(refs.count)", in: keys) {
-                refs.append(try plist.ref(values, index))
+            if chain.contains(anyOf: FoundationClassNames.orderedSet) {
+                // NS.object.0 … NS.object.(n-1); an empty one has no such key. Each lookup is
+                // O(1) (large objects are indexed), so any key order costs the same.
+                var slots: [ArchiveSlot] = []
+                while slots.count < keys.count,
+                      let slot = try decoder.field("NS.object.\(slots.count)", keys: keys, values: values, owner: slot.objectIndex) {
+                    try decoder.charge(1)
+                    slots.append(slot)
+                }
+                return .slots(slots)
             }
-            if !refs.isEmpty { return .refs(refs) }
-            if let info = try decoder.document.classInfo(ofObject: slot.objectIndex),
-               info.classes.contains(where: { $0.hasSuffix("OrderedSet") || $0.hasSuffix("Array") || $0.hasSuffix("Set") }) {
-                return .refs([])
+            if let entries = try countedSetEntries(of: slot, decoder: decoder, path: path) {
+                return .slots(entries.map(\.object))
             }
         default:
             break
         }
         throw decoder.typeMismatch([Any].self, found: object, slot: slot, at: path)
+    }
+
+    /// The entries of an NSCountedSet (`NS.object0`/`NS.count0`, …): each distinct object
+    /// with the slot of its count; nil when `slot` is not an NSCountedSet.
+    static func countedSetEntries(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> [(object: ArchiveSlot, count: ArchiveSlot)]? {
+        guard case .uid(let uid) = slot, uid != 0 else { return nil }
+        let object = try decoder.object(in: slot, expecting: [Any].self, at: path)
+        guard case .dictionary(let keys, let values) = object,
+              let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path),
+              chain.contains(anyOf: FoundationClassNames.countedSet) else { return nil }
+        return try decoder.reading(slot, path) {
+            var entries: [(object: ArchiveSlot, count: ArchiveSlot)] = []
+            while entries.count < keys.count,
+                  let object = try decoder.field("NS.object\(entries.count)", keys: keys, values: values, owner: uid) {
+                try decoder.charge(1)
+                guard let count = try decoder.field("NS.count\(entries.count)", keys: keys, values: values, owner: uid) else {
+                    throw KeyedArchiveError("NSCountedSet has NS.object\(entries.count) but no NS.count\(entries.count)", objectIndex: uid, key: "NS.count\(entries.count)")
+                }
+                entries.append((object, count))
+            }
+            return entries
+        }
     }
 
     /// The slot of the next element; throws at the end, or when the decode has used up
@@ -72,12 +103,10 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 debugDescription: "Unkeyed container of object \(uid) is at its end (\(count ?? 0) elements)."))
         }
         do {
-            let ref: Int
             switch elements {
-            case .list(let list): ref = try decoder.plist.ref(list, currentIndex)
-            case .refs(let refs): ref = refs[currentIndex]
+            case .list(let list): return try decoder.slot(forValueAt: try decoder.plist.ref(list, currentIndex), owner: uid)
+            case .slots(let slots): return slots[currentIndex]
             }
-            return try decoder.slot(forValueAt: ref, owner: uid)
         } catch {
             throw decoder.corrupted(at: path.appending(index: currentIndex), slot: .uid(uid), "\(error)", underlying: error)
         }

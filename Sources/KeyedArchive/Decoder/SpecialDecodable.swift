@@ -4,6 +4,13 @@ import Foundation
 /// accepts every layout real archives use for it (FORMAT.md §4, "reading is wider").
 protocol _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Self
+    /// Whether the type enters the object itself (through ``_ArchiveDecoder/withObject(_:at:_:)``),
+    /// as the compatibility layer's Foundation objects do, so `unbox` must not enter it first.
+    static var _archiveEntersItself: Bool { get }
+}
+
+extension _ArchiveSpecialDecodable {
+    static var _archiveEntersItself: Bool { false }
 }
 
 extension String: _ArchiveSpecialDecodable {
@@ -68,26 +75,37 @@ extension _ArchiveDecoder {
         return field
     }
 
-    /// Bytes: plain data, or `{NS.data}` / `{NS.bytes}` of NSData and NSMutableData.
+    /// Bytes: plain data, or the `NS.data` (`NS.bytes`) of an NSData / NSMutableData object.
     func unboxData(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Data {
         let object = try self.object(in: slot, expecting: Data.self, at: path)
-        return try reading(slot, path) {
-            switch object {
-            case .data(let range):
-                if range.count < ArchiveDecodingState.sharingThreshold { return Data(plist.bytes[range]) }
-                if let existing = state.sharedData[range.lowerBound] { return existing }
-                let data = Data(plist.bytes[range])
-                state.sharedData[range.lowerBound] = data
-                return data
-            case .dictionary(let keys, let values):
-                if let inner = try field("NS.data", keys: keys, values: values, owner: slot.objectIndex)
-                    ?? field("NS.bytes", keys: keys, values: values, owner: slot.objectIndex) {
-                    return try unboxData(from: inner, at: path)
-                }
-            default: break
+        switch object {
+        case .data(let range):
+            return plainData(range)
+        case .dictionary(let keys, let values):
+            guard let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path),
+                  chain.contains(anyOf: FoundationClassNames.data) else { break }
+            guard let inner = try reading(slot, path, {
+                try field("NS.data", keys: keys, values: values, owner: slot.objectIndex)
+                    ?? field("NS.bytes", keys: keys, values: values, owner: slot.objectIndex)
+            }) else {
+                throw corrupted(at: path, slot: slot, "\(chain.name) needs the field NS.data, which object \(slot.objectIndex) does not have")
             }
-            throw typeMismatch(Data.self, found: object, slot: slot, at: path)
+            let leaf = try leafObject(inner, expecting: Data.self, at: path)
+            guard case .data(let range) = leaf else { throw typeMismatch(Data.self, found: leaf, slot: inner, at: path) }
+            return plainData(range)
+        default:
+            break
         }
+        throw typeMismatch(Data.self, found: object, slot: slot, at: path)
+    }
+
+    /// The bytes of a plain data object; long ones are copied once per object.
+    private func plainData(_ range: Range<Int>) -> Data {
+        if range.count < ArchiveDecodingState.sharingThreshold { return Data(plist.bytes[range]) }
+        if let existing = state.sharedData[range.lowerBound] { return existing }
+        let data = Data(plist.bytes[range])
+        state.sharedData[range.lowerBound] = data
+        return data
     }
 }
 
@@ -106,8 +124,10 @@ extension Date: _ArchiveSpecialDecodable {
             switch object {
             case .date(let seconds):
                 return Date(timeIntervalSinceReferenceDate: seconds)
-            case .dictionary(let keys, let values):
+            case .dictionary:
+                let (keys, values) = try decoder.foundationObject(Date.self, classes: FoundationClassNames.date, at: slot, path: path)
                 let time = try decoder.requiredField("NS.time", of: Date.self, keys: keys, values: values, slot: slot, path: path)
+                _ = try decoder.leafObject(time, expecting: Double.self, at: path)
                 return Date(timeIntervalSinceReferenceDate: try decoder.unboxDouble(from: time, at: path))
             default:
                 throw decoder.typeMismatch(Date.self, found: object, slot: slot, at: path)
@@ -127,14 +147,15 @@ extension URL: _ArchiveSpecialDecodable {
             switch object {
             case .asciiString, .utf16String:
                 relative = try decoder.unboxString(from: slot, at: path)
-            case .dictionary(let keys, let values):
+            case .dictionary:
+                let (keys, values) = try decoder.foundationObject(URL.self, classes: FoundationClassNames.url, at: slot, path: path)
                 let relativeSlot = try decoder.requiredField("NS.relative", of: URL.self, keys: keys, values: values, slot: slot, path: path)
                 relative = try decoder.unboxString(from: relativeSlot, at: path)
                 if let baseSlot = try decoder.field("NS.base", keys: keys, values: values, owner: slot.objectIndex),
-                   !decoder.isNil(baseSlot), case .uid(let baseUID) = baseSlot {
-                    base = try decoder.withObject(baseUID, at: path) {
-                        try URL._archiveDecode(from: decoder, slot: baseSlot, at: path)
-                    }
+                   !decoder.isNil(baseSlot) {
+                    // Another NSURL: decoded through `unbox`, so a chain of bases is bounded
+                    // by the depth limit and a base that leads back here is a cycle.
+                    base = try decoder.unbox(URL.self, from: baseSlot, at: path)
                 }
             default:
                 throw decoder.typeMismatch(URL.self, found: object, slot: slot, at: path)
@@ -160,7 +181,8 @@ extension UUID: _ArchiveSpecialDecodable {
                     throw decoder.corrupted(at: path, slot: slot, "'\(string)' is not a UUID")
                 }
                 return uuid
-            case .dictionary(let keys, let values):
+            case .dictionary:
+                let (keys, values) = try decoder.foundationObject(UUID.self, classes: FoundationClassNames.uuid, at: slot, path: path)
                 let bytesSlot = try decoder.requiredField("NS.uuidbytes", of: UUID.self, keys: keys, values: values, slot: slot, path: path)
                 let bytes = try decoder.unboxData(from: bytesSlot, at: path)
                 guard bytes.count == 16 else {
@@ -194,7 +216,8 @@ extension Decimal: _ArchiveSpecialDecodable {
             case .unsignedInteger(let u): return Decimal(u)
             case .real(let d): return Decimal(d)
             case .float(let f): return Decimal(Double(f))
-            case .dictionary(let keys, let values):
+            case .dictionary:
+                let (keys, values) = try decoder.foundationObject(Decimal.self, classes: FoundationClassNames.decimal, at: slot, path: path)
                 func number(_ name: String) throws -> Int64 {
                     guard let field = try decoder.field(name, keys: keys, values: values, owner: slot.objectIndex) else { return 0 }
                     return try decoder.unboxInteger(Int64.self, from: field, at: path)
@@ -227,46 +250,61 @@ extension Decimal: _ArchiveSpecialDecodable {
 }
 
 extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Decodable {
-    /// From an NSDictionary (any key type), or from an object's fields (string keys).
+    /// From an NSDictionary (any key type), an NSCountedSet (objects and their counts), or
+    /// an object's fields (string keys). The caller has entered the object (``_ArchiveDecoder/unbox(_:from:at:)``).
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Dictionary {
         let path = path()
-        guard case .uid(let uid) = slot, uid != 0 else {
-            if decoder.isNil(slot) { throw decoder.valueNotFound(Dictionary.self, at: path) }
-            let object = try decoder.object(in: slot, expecting: Dictionary.self, at: path)
-            throw decoder.typeMismatch(Dictionary.self, found: object, slot: slot, at: path)
+        let owner = slot.objectIndex
+        let plist = decoder.plist
+        var result: [Key: Value] = [:]
+        /// The path of an entry: its key when it is a string or an integer (as JSONDecoder
+        /// reports it), else its position.
+        func entryPath(_ key: Key, index: Int) -> CodingPathNode {
+            if let name = key as? String { return path.appending(ArchiveCodingKey(stringValue: name)) }
+            if let number = key as? Int { return path.appending(ArchiveCodingKey(intValue: number)) }
+            return path.appending(index: index)
         }
-        return try decoder.withObject(uid, at: path) {
-            let (layout, _) = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>.layout(of: slot, decoder: decoder, path: path)
-            let plist = decoder.plist
-            var result: [Key: Value] = [:]
-            switch layout {
-            case .dictionary(let keys, let values):
-                result.reserveCapacity(keys.count)
-                for i in 0..<keys.count {
-                    let entryPath = path.appending(index: i)
-                    try decoder.countValue(at: entryPath, slot: slot)
-                    let (keySlot, valueSlot) = try decoder.reading(slot, entryPath) {
-                        (try decoder.slot(forValueAt: try plist.ref(keys, i), owner: uid),
-                         try decoder.slot(forValueAt: try plist.ref(values, i), owner: uid))
-                    }
-                    let key = try decoder.unbox(Key.self, from: keySlot, at: entryPath)
-                    result[key] = try decoder.unbox(Value.self, from: valueSlot, at: entryPath)
-                }
-            case .fields(let keys, let values):
-                for i in 0..<keys.count {
-                    let entryPath = path.appending(index: i)
-                    let (name, keyRef, valueRef) = try decoder.reading(slot, entryPath) {
-                        let keyRef = try plist.ref(keys, i)
-                        return (try plist.string(keyRef), keyRef, try plist.ref(values, i))
-                    }
-                    // Skip `$class` and other reserved keys.
-                    guard let name, ArchiveKeyEscaping.unescape(name) != nil else { continue }
-                    let key = try decoder.unbox(Key.self, from: .inline(ref: keyRef, owner: uid), at: entryPath)
-                    let valueSlot = try decoder.reading(slot, entryPath) { try decoder.slot(forValueAt: valueRef, owner: uid) }
-                    result[key] = try decoder.unbox(Value.self, from: valueSlot, at: entryPath)
-                }
+        if let counted = try ArchiveUnkeyedDecodingContainer.countedSetEntries(of: slot, decoder: decoder, path: path) {
+            for (i, entry) in counted.enumerated() {
+                try decoder.countValue(at: path.appending(index: i), slot: slot)
+                let key = try decoder.unbox(Key.self, from: entry.object, at: path.appending(index: i))
+                result[key] = try decoder.unbox(Value.self, from: entry.count, at: entryPath(key, index: i))
             }
             return result
         }
+        let (layout, _) = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>.layout(of: slot, decoder: decoder, path: path)
+        switch layout {
+        case .dictionary(let keys, let values):
+            result.reserveCapacity(keys.count)
+            for i in 0..<keys.count {
+                try decoder.countValue(at: path.appending(index: i), slot: slot)
+                let (keySlot, valueSlot) = try decoder.reading(slot, path.appending(index: i)) {
+                    (try decoder.slot(forValueAt: try plist.ref(keys, i), owner: owner),
+                     try decoder.slot(forValueAt: try plist.ref(values, i), owner: owner))
+                }
+                let key = try decoder.unbox(Key.self, from: keySlot, at: path.appending(index: i))
+                result[key] = try decoder.unbox(Value.self, from: valueSlot, at: entryPath(key, index: i))
+            }
+        case .fields(let keys, let values):
+            for i in 0..<keys.count {
+                try decoder.countValue(at: path.appending(index: i), slot: slot)
+                let (name, keyRef, valueRef) = try decoder.reading(slot, path.appending(index: i)) {
+                    let keyRef = try plist.ref(keys, i)
+                    return (try plist.string(keyRef), keyRef, try plist.ref(values, i))
+                }
+                // Skip `$class` and other reserved keys.
+                guard let name, let unescaped = ArchiveKeyEscaping.unescape(name) else { continue }
+                let keyPath = path.appending(ArchiveCodingKey(stringValue: unescaped))
+                let key: Key
+                if Key.self == String.self {
+                    key = unsafeBitCast(unescaped, to: Key.self)
+                } else {
+                    key = try decoder.unbox(Key.self, from: .inline(ref: keyRef, owner: owner), at: keyPath)
+                }
+                let valueSlot = try decoder.reading(slot, keyPath) { try decoder.slot(forValueAt: valueRef, owner: owner) }
+                result[key] = try decoder.unbox(Value.self, from: valueSlot, at: keyPath)
+            }
+        }
+        return result
     }
 }

@@ -136,6 +136,17 @@ public struct BinaryPropertyList: Sendable {
         return Int(value)
     }
 
+    /// Whether object `ref` is an array, set or dictionary (false when `ref` is out of range:
+    /// reading it reports that).
+    @inline(__always)
+    func isContainer(_ ref: Int) -> Bool {
+        guard let start = try? offset(of: ref) else { return false }
+        switch bytes[start] >> 4 {
+        case 0xA, 0xC, 0xD: return true
+        default: return false
+        }
+    }
+
     /// Parses the marker of object `ref` and returns its shallow form.
     func object(_ ref: Int) throws -> Object {
         let start = try offset(of: ref)

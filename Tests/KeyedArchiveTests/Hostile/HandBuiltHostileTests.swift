@@ -128,7 +128,7 @@ struct HandBuiltHostileTests {
         objects.append(classEntry("Tree"))
         objects.append(classEntry("NSArray"))
         let data = archive(objects)
-        #expect(decodingFails(Tree.self, data, mentioning: "more objects than the decoder's limit"))
+        #expect(decodingFails(Tree.self, data, mentioning: "more work than the decoder's limit"))
         #expect(decodingFails(Tree.self, data, mentioning: "limit", limits: .init(maxObjectVisits: 1_000)))
     }
 
@@ -139,7 +139,7 @@ struct HandBuiltHostileTests {
         let inner = dict(["$class": uid(4), "NS.objects": .array(Array(repeating: uid(3), count: 1_000))])
         let outer = dict(["$class": uid(4), "NS.objects": .array(Array(repeating: uid(2), count: 100_000))])
         let arrays = archive([outer, inner, .integer(7), classEntry("NSArray")])
-        #expect(decodingFails([[Int]].self, arrays, mentioning: "more values than the decoder's limit"))
+        #expect(decodingFails([[Int]].self, arrays, mentioning: "more work than the decoder's limit"))
 
         // The same shape with a 100 KB string: decodes, and every element shares one copy.
         let text = String(repeating: "x", count: 100_000)
@@ -157,7 +157,6 @@ struct HandBuiltHostileTests {
         ("$version", dict(["$archiver": .string("NSKeyedArchiver"), "$version": .integer(7), "$top": dict([:]), "$objects": .array([.string("$null")])])),
         ("$top", dict(["$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000), "$top": .array([]), "$objects": .array([.string("$null")])])),
         ("$objects", dict(["$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000), "$top": dict([:]), "$objects": .array([])])),
-        ("$top", dict(["$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000), "$top": dict(["root": .integer(1)]), "$objects": .array([.string("$null")])])),
     ])
     func brokenEnvelope(key: String, plist: PropertyListValue) {
         let data = plist.propertyListData(format: .binary)

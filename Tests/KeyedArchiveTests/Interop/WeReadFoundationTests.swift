@@ -165,10 +165,16 @@ struct WeReadFoundationTests {
         #expect(Set(try decoder.topLevelKeys(in: data)) == ["personOne", "personTwo"])
         #expect(try decoder.decode(PetR.self, forKey: "personOne", from: data) == PetR(name: "One", legs: 1))
         #expect(try decoder.decode(PetR.self, forKey: "personTwo", from: data) == PetR(name: "Two", legs: 2))
-        let error = #expect(throws: DecodingError.self) {
-            try decoder.decode(PetR.self, from: data)  // there is no "root"
-        }
-        #expect(error.flatMap(decodingErrorMessage)?.contains("root") == true)
+        // No "root": the whole $top is the value, keyed by the top-level keys.
+        let both = try decoder.decode(TwoPetsR.self, from: data)
+        #expect(both.personOne == PetR(name: "One", legs: 1))
+        #expect(both.personTwo == PetR(name: "Two", legs: 2))
+        // One key and no "root": the value itself.
+        let single = NSKeyedArchiver(requiringSecureCoding: false)
+        single.outputFormat = format.foundationFormat
+        single.encode(WRFPetCoding(name: "First", legs: 3), forKey: "first")
+        single.finishEncoding()
+        #expect(try decoder.decode(PetR.self, from: single.encodedData) == PetR(name: "First", legs: 3))
     }
 
     @Test("Root Foundation values", arguments: PropertyListFormat.allCases)
@@ -198,4 +204,9 @@ struct WeReadFoundationTests {
         let decoded = try ArchiveDecoder().decode(URL.self, from: foundationArchive(url, format))
         #expect(decoded.absoluteString == "https://www.example.com/dir/foo.xml")
     }
+}
+
+private struct TwoPetsR: Decodable {
+    var personOne: PetR
+    var personTwo: PetR
 }

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Scalars and strings. Storage is strict, as with `JSONDecoder`: integers and reals read
+/// number storage only (a real only when it is exact), `Bool` reads boolean storage only,
+/// unless ``ArchiveDecoder/BooleanDecodingStrategy/numbersAreBooleans`` is chosen for
+/// archives written by swift-corelibs-foundation (which stores 0/1 and false/true as one
+/// object).
+extension _ArchiveDecoder {
+    func unboxInteger<T: FixedWidthInteger>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        let object = try self.object(in: slot, expecting: T.self, at: path())
+        let result: T?
+        switch object {
+        case .integer(let i): result = T(exactly: i)
+        case .unsignedInteger(let u): result = T(exactly: u)
+        case .real(let d): result = T(exactly: d)
+        case .float(let f): result = T(exactly: f)
+        case .bool(let b) where state.booleansAreNumbers: result = b ? 1 : 0
+        default: throw typeMismatch(T.self, found: object, slot: slot, at: path())
+        }
+        guard let result else {
+            throw corrupted(at: path(), slot: slot, "the number \(describe(object)) does not fit in \(T.self)")
+        }
+        return result
+    }
+
+    func unboxDouble(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Double {
+        let object = try self.object(in: slot, expecting: Double.self, at: path())
+        switch object {
+        case .real(let d): return d
+        case .float(let f): return Double(f)
+        case .integer(let i):
+            guard let d = Double(exactly: i) else { break }
+            return d
+        case .unsignedInteger(let u):
+            guard let d = Double(exactly: u) else { break }
+            return d
+        case .bool(let b) where state.booleansAreNumbers: return b ? 1 : 0
+        default: throw typeMismatch(Double.self, found: object, slot: slot, at: path())
+        }
+        throw corrupted(at: path(), slot: slot, "the number \(describe(object)) does not fit in Double exactly")
+    }
+
+    func unboxFloat(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Float {
+        let object = try self.object(in: slot, expecting: Float.self, at: path())
+        switch object {
+        case .float(let f): return f
+        case .real(let d):
+            // Rounding to the nearest Float is accepted (as JSONDecoder does); overflow is not.
+            let f = Float(d)
+            guard f.isFinite || !d.isFinite else { break }
+            return f
+        case .integer(let i):
+            guard let f = Float(exactly: i) else { break }
+            return f
+        case .unsignedInteger(let u):
+            guard let f = Float(exactly: u) else { break }
+            return f
+        case .bool(let b) where state.booleansAreNumbers: return b ? 1 : 0
+        default: throw typeMismatch(Float.self, found: object, slot: slot, at: path())
+        }
+        throw corrupted(at: path(), slot: slot, "the number \(describe(object)) does not fit in Float")
+    }
+
+    func unboxBool(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
+        let object = try self.object(in: slot, expecting: Bool.self, at: path())
+        switch object {
+        case .bool(let b): return b
+        case .integer(0) where state.booleansAreNumbers: return false
+        case .integer(1) where state.booleansAreNumbers: return true
+        default: throw typeMismatch(Bool.self, found: object, slot: slot, at: path())
+        }
+    }
+
+    /// A string: plain, or the `NS.string` of an NSString / NSMutableString object.
+    func unboxString(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
+        let object = try self.object(in: slot, expecting: String.self, at: path())
+        switch object {
+        case .asciiString, .utf16String:
+            return try plainString(object, slot: slot, at: path())
+        case .dictionary(let keys, let values):
+            guard let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path()),
+                  chain.contains(anyOf: FoundationClassNames.string) else { break }
+            let inner = try requiredField("NS.string", of: String.self, keys: keys, values: values, slot: slot, path: path())
+            let leaf = try leafObject(inner, expecting: String.self, at: path())
+            return try plainString(leaf, slot: inner, at: path())
+        default:
+            break
+        }
+        throw typeMismatch(String.self, found: object, slot: slot, at: path())
+    }
+
+    /// The text of a plain string object; long strings are decoded once per object.
+    @inline(__always)
+    func plainString(_ object: BinaryPropertyList.Object, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
+        try reading(slot, path()) {
+            switch object {
+            case .asciiString(let range):
+                if range.count < ArchiveDecodingState.sharingThreshold { return plist.asciiString(range) }
+                return try sharedString(range.lowerBound) { plist.asciiString(range) }
+            case .utf16String(let range):
+                if range.count < ArchiveDecodingState.sharingThreshold { return try plist.utf16String(range, ref: slot.objectIndex) }
+                return try sharedString(range.lowerBound) { try plist.utf16String(range, ref: slot.objectIndex) }
+            default:
+                throw typeMismatch(String.self, found: object, slot: slot, at: path())
+            }
+        }
+    }
+
+    /// The value of a Foundation object's field that must be a plain value (a string,
+    /// data, a number): inline, or one UID away. Never a container, so a field that points
+    /// back at its object (or at a chain of such objects) cannot recurse.
+    func leafObject(_ slot: ArchiveSlot, expecting type: Any.Type, at path: @autoclosure () -> CodingPathNode) throws -> BinaryPropertyList.Object {
+        let object = try self.object(in: slot, expecting: type, at: path())
+        switch object {
+        case .array, .dictionary, .uid:
+            throw typeMismatch(type, found: object, slot: slot, at: path())
+        default:
+            return object
+        }
+    }
+
+    /// A long string decoded once per object (keyed by where its bytes start).
+    private func sharedString(_ key: Int, _ make: () throws -> String) throws -> String {
+        if let existing = state.sharedStrings[key] { return existing }
+        let string = try make()
+        state.sharedStrings[key] = string
+        return string
+    }
+
+    /// The slot of field `name` in an object dictionary, or nil when absent.
+    func field(_ name: String, keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList, owner: Int) throws -> ArchiveSlot? {
+        guard let index = try fieldIndex(of: name, keys: keys) else { return nil }
+        return try slot(forValueAt: try plist.ref(values, index), owner: owner)
+    }
+}
+
+/// The Foundation classes whose archived layouts the decoder reads, by role. A layout is
+/// applied only to objects whose `$classes` chain lists one of its classes.
+enum FoundationClassNames {
+    static let string = ["NSString", "NSMutableString"]
+    static let data = ["NSData", "NSMutableData"]
+    static let date = ["NSDate"]
+    static let url = ["NSURL"]
+    static let uuid = ["NSUUID"]
+    static let decimal = ["NSDecimalNumber", "NSDecimalNumberPlaceholder"]
+    static let dictionary = ["NSDictionary", "NSMutableDictionary"]
+    /// `NS.objects`: NSArray and NSSet.
+    static let list = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet"]
+    /// `NS.object.0`, `NS.object.1`, …
+    static let orderedSet = ["NSOrderedSet", "NSMutableOrderedSet"]
+    /// `NS.object0`/`NS.count0`, `NS.object1`/`NS.count1`, …
+    static let countedSet = ["NSCountedSet"]
+}

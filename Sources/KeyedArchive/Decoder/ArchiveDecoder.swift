@@ -71,7 +71,7 @@ open class ArchiveDecoder: @unchecked Sendable {
 
     /// Whether an object's class name must match the type it is decoded as.
     public enum ClassNameChecking: Sendable, Hashable {
-        /// The caller's type decides; class names are not compared (the default, as in FORMAT.md §5).
+        /// The caller's type decides; class names are not compared (the default; see <doc:ArchiveFormat>).
         case none
         /// An object decodes as a type only if its `$classname` is the type's archived name,
         /// an alias registered with ``ArchiveDecoder/setType(_:forClassName:)``, or the same

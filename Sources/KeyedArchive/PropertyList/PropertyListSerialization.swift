@@ -8,8 +8,10 @@ extension PropertyListValue {
     /// if case .dictionary(let entries) = value { print(entries.map(\.key)) }
     /// ```
     ///
-    /// - Parameter maxDepth: containers nested deeper than this throw (protection against
-    ///   malicious input).
+    /// - Parameters:
+    ///   - data: the bytes of a binary or XML property list.
+    ///   - maxDepth: containers nested deeper than this throw (protection against
+    ///     malicious input).
     /// - Throws: ``PropertyListError`` saying what is wrong and where.
     public init(propertyList data: Data, maxDepth: Int = 512) throws {
         if data.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"

@@ -11,8 +11,8 @@ import Foundation
 ///     .init(key: "name", value: .string("Rex")),
 ///     .init(key: "ref", value: .uid(1)),
 /// ])
-/// let bytes = try BinaryPropertyListWriter.write(value)
-/// let back = try BinaryPropertyList(bytes).topValue()
+/// let bytes = value.propertyListData(format: .binary)
+/// let back = try PropertyListValue(propertyList: bytes)
 /// assert(back == value)
 /// ```
 public indirect enum PropertyListValue: Hashable, Sendable {

@@ -35,7 +35,9 @@ final class ArchiveObjectTable {
     @exclusivity(unchecked) private(set) var keys: [String] = []
     @exclusivity(unchecked) private var keyIDs: [String: Int32] = [:]
 
-    /// `$top`, in the order the caller gave.
+    /// The one NSNull object of this archive (0 until first needed).
+    @exclusivity(unchecked) var nullUID: Int32 = 0
+    /// `$top`, in the order the caller gave (keys escaped when written).
     @exclusivity(unchecked) var top: [(key: String, uid: Int32)] = []
 
     /// Class instances already written (identity), and those being written (cycles).
@@ -218,7 +220,7 @@ final class ArchiveObjectTable {
             entryRefs.append(ref)
         }
         let objectsRef = builder.array(entryRefs)
-        let topKeys = top.map { builder.string($0.key) }
+        let topKeys = top.map { builder.string(ArchiveKeyEscaping.escape($0.key)) }
         let topValues = top.map { builder.uid(UInt64($0.uid)) }
         let topRef = builder.dictionary(keys: topKeys, values: topValues)
         let rootKeys = ["$version", "$archiver", "$top", "$objects"].map { builder.string($0) }
@@ -276,7 +278,7 @@ final class ArchiveObjectTable {
         return .dictionary([
             PropertyListEntry(key: "$version", value: .integer(100_000)),
             PropertyListEntry(key: "$archiver", value: .string("NSKeyedArchiver")),
-            PropertyListEntry(key: "$top", value: .dictionary(top.map { PropertyListEntry(key: $0.key, value: uid($0.uid)) })),
+            PropertyListEntry(key: "$top", value: .dictionary(top.map { PropertyListEntry(key: ArchiveKeyEscaping.escape($0.key), value: uid($0.uid)) })),
             PropertyListEntry(key: "$objects", value: .array(entries)),
         ])
     }

@@ -104,6 +104,22 @@ final class _ArchiveEncoder: Encoder {
         }
     }
 
+    /// The UID to store for a collection element or dictionary value: nil becomes the
+    /// archive's NSNull object, as Foundation writes it (NSArray and NSDictionary cannot
+    /// hold nil, and `$null` there is dropped or traps in Foundation's readers).
+    @inline(__always)
+    func elementUID(_ uid: Int32) -> Int32 {
+        uid != 0 ? uid : nullObject()
+    }
+
+    @inline(never)
+    func nullObject() -> Int32 {
+        if table.nullUID == 0 {
+            table.nullUID = makeObject(kind: .fields, className: StandardClass(name: "NSNull", classes: ["NSNull", "NSObject"])).uid
+        }
+        return table.nullUID
+    }
+
     /// Reserves a new object of `kind`, with its class entry, and reports it to a patch.
     func makeObject(kind: ObjectBox.Kind, className: StandardClass? = nil) -> (box: ObjectBox, uid: Int32) {
         let box = ObjectBox(kind: kind)

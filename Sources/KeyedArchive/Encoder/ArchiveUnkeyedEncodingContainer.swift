@@ -12,7 +12,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     @inline(__always)
     private func append(_ uid: Int32) { box.elements.append(uid) }
 
-    mutating func encodeNil() throws { append(0) }
+    mutating func encodeNil() throws { append(encoder.nullObject()) }
     mutating func encode(_ value: Bool) throws { append(encoder.table.bool(value)) }
     mutating func encode(_ value: String) throws { append(encoder.table.string(value)) }
     mutating func encode(_ value: Double) throws { append(encoder.table.real(value)) }
@@ -30,7 +30,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
-        append(try encoder.box(value, at: path.appending(index: index)))
+        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: index))))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

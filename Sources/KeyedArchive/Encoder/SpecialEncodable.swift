@@ -178,14 +178,14 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
             for index in order {
                 let key = unsafeBitCast(keys[index], to: String.self)
                 made.box.keys.append(encoder.table.string(key))
-                made.box.elements.append(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key))))
+                made.box.elements.append(encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
             }
             return made.uid
         }
         for index in order {
             let key = keys[index]
             made.box.keys.append(try encoder.box(key, at: base.appending(ArchiveCodingKey(stringValue: "\(key)"))))
-            made.box.elements.append(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: "\(key)"))))
+            made.box.elements.append(encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: "\(key)")))))
         }
         return made.uid
     }
@@ -200,7 +200,7 @@ extension Set: _ArchiveSpecialEncodable where Element: Encodable {
         made.box.elements.reserveCapacity(count)
         let base = path()
         for (position, index) in order.enumerated() {
-            made.box.elements.append(try encoder.box(elements[index], at: base.appending(index: position)))
+            made.box.elements.append(encoder.elementUID(try encoder.box(elements[index], at: base.appending(index: position))))
         }
         return made.uid
     }

@@ -168,7 +168,7 @@ struct FormatTableTests {
         #expect(try ArchiveEncoder().encode(setA) == ArchiveEncoder().encode(setB))
     }
 
-    @Test("nil is UID 0 with encodeNil, no key with encodeIfPresent", arguments: PropertyListFormat.allCases)
+    @Test("nil is $null under a key (encodeNil and encodeIfPresent), an NSNull object in a collection", arguments: PropertyListFormat.allCases)
     func nils(format: PropertyListFormat) throws {
         struct Optionals: Codable, Equatable {
             var present: String?; var absent: String?; var explicitNil: Int?; var list: [Int?]
@@ -194,10 +194,13 @@ struct FormatTableTests {
         let value = Optionals(present: "here", absent: nil, explicitNil: nil, list: [1, nil, 3])
         let (decoded, _, raw) = try roundTrip(value, format: format)
         #expect(decoded == value)
-        #expect(raw.root?["absent"] == nil)
+        // A nil optional property is `$null` under its key, as NSCoding writes it.
+        #expect(raw.root?["absent"] == .uid(0))
         #expect(raw.root?["explicitNil"] == .uid(0))
+        // Inside a collection, nil is an NSNull object: `$null` is never an element.
         guard case .array(let refs)? = raw.resolve(raw.root?["list"])?["NS.objects"] else { Issue.record("no list"); return }
-        #expect(refs[1] == .uid(0))
+        #expect(refs[1] != .uid(0))
+        #expect(raw.className(of: raw.resolve(refs[1])) == "NSNull")
     }
 
     @Test("Structs, classes and enums with keyed containers are objects of their own class", arguments: PropertyListFormat.allCases)

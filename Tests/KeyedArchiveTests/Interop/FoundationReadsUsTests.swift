@@ -233,7 +233,7 @@ struct FoundationReadsUsTests {
 
         #expect(object.spouse == nil)
         #expect(object.previous == nil)
-        #expect(object.hasSpouseKey == false)  // encodeIfPresent(nil) writes no key
+        #expect(object.hasSpouseKey == true)  // a nil optional is $null under its key, as NSCoding writes it
     }
 
     @Test("nil written as UID 0 reads back as nil", arguments: PropertyListFormat.allCases)

@@ -5,11 +5,11 @@ import KeyedArchive
 //
 //   archive-store-test-helper save-forever DIR NAME
 //       Saves ever newer values under NAME until killed (the crash test sends SIGKILL).
-//       Value k is the [Int] k*20000 ..< k*20000 + 20000; it starts after the value stored.
+//       Value k is the [Int] k*5000 ..< k*5000 + 5000; it starts after the value stored.
 //   archive-store-test-helper save-many DIR PREFIX COUNT
 //       Saves COUNT values under PREFIX-0 … PREFIX-(COUNT-1), and each also under "shared".
 
-let length = 20_000
+let length = 5_000
 
 func value(_ generation: Int) -> [Int] { Array(generation * length ..< generation * length + length) }
 

@@ -177,18 +177,26 @@ public final class ArchiveStore: Sendable {
     /// assert(try store.names().isEmpty)
     /// ```
     ///
-    /// - Throws: ``ArchiveStoreError`` naming the first file that could not be removed.
+    /// - Throws: ``ArchiveStoreError`` naming the first file that could not be removed
+    ///   (``ArchiveStoreError/Code/removeFailed``), or the directory when it cannot be
+    ///   listed, locked or flushed (``ArchiveStoreError/Code/directoryFailed``).
     public func removeAll() throws {
-        try DirectoryLock.withLock(in: directory, exclusive: true) {
-            for file in try entries() where ArchiveStoreName.isTemporary(file) || isOwnArchive(file) {
-                let url = directory.appendingPathComponent(file, isDirectory: false)
-                do {
-                    _ = try DurableFile.remove(url)
-                } catch {
-                    throw ArchiveStoreError(code: .removeFailed, name: file, file: url, cause: "\(error)", underlyingError: error)
+        do {
+            try DirectoryLock.withLock(in: directory, exclusive: true) {
+                for file in try entries() where ArchiveStoreName.isTemporary(file) || isOwnArchive(file) {
+                    let url = directory.appendingPathComponent(file, isDirectory: false)
+                    do {
+                        _ = try DurableFile.remove(url)
+                    } catch {
+                        throw ArchiveStoreError(code: .removeFailed, name: file, file: url, cause: "\(error)", underlyingError: error)
+                    }
                 }
+                try DurableFile.flushDirectory(directory)
             }
-            try DurableFile.flushDirectory(directory)
+        } catch let error as ArchiveStoreError {
+            throw error
+        } catch {
+            throw ArchiveStoreError(code: .directoryFailed, file: directory, cause: "\(error)", underlyingError: error)
         }
     }
 

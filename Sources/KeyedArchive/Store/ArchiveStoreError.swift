@@ -31,7 +31,9 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible {
         /// The file was read but is not a keyed archive holding a root value (truncated,
         /// overwritten, not a property list). It is left byte for byte as it was.
         case corruptFile
-        /// Writing, flushing or renaming the new file failed; the old value, if any, is intact.
+        /// Writing, flushing or renaming the new file failed, and the old value, if any, is
+        /// intact — except when only the final flush of the directory failed: then the new
+        /// value is in place but may not yet survive a power cut.
         case writeFailed
         /// The file could not be removed.
         case removeFailed
@@ -117,7 +119,7 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible {
         case .directoryFailed: return "store directory \(file?.path ?? "?"): \(cause)"
         case .unreadableFile: return "cannot read \(file?.path ?? "?"): \(cause)"
         case .corruptFile: return "corrupt file \(file?.path ?? "?") (left unchanged): \(cause)"
-        case .writeFailed: return "cannot write \(file?.path ?? "?") (the previous value is intact): \(cause)"
+        case .writeFailed: return "cannot save \(file?.path ?? "?"): \(cause)"
         case .removeFailed: return "cannot remove \(file?.path ?? "?"): \(cause)"
         }
     }

@@ -52,7 +52,9 @@ enum DurableFile {
 
     /// The contents of the file at `url`, or `nil` when there is no such file.
     static func read(_ url: URL) throws -> Data? {
-        let fd = retryingOnInterrupt { open(url.path, O_RDONLY | O_CLOEXEC) }
+        // O_NONBLOCK: a FIFO in the file's place must not block the open (it has no effect
+        // on reading a regular file).
+        let fd = retryingOnInterrupt { open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw SystemCallError("open")
@@ -60,22 +62,39 @@ enum DurableFile {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw SystemCallError("fstat") }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw SystemCallError("read", code: EISDIR) }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: break
+        case S_IFDIR: throw SystemCallError("read", code: EISDIR)
+        default: throw SystemCallError("read (not a regular file)", code: EINVAL)
+        }
         var data = Data(count: max(Int(info.st_size), 0))
         var filled = 0
-        while true {
-            if filled == data.count { data.count += max(4096, data.count / 2) }  // the file grew
-            let n = data.withUnsafeMutableBytes { buffer in
-                systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
+        while filled < data.count {
+            let n = data.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return systemRead(fd, base + filled, buffer.count - filled)
             }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw SystemCallError("read")
             }
-            if n == 0 { break }
+            if n == 0 { break }  // the file shrank since fstat
             filled += n
         }
-        data.count = filled
+        if filled < data.count { data.count = filled }
+        // The file may have grown since fstat: read what follows, if anything.
+        try withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { chunk in
+            guard let base = chunk.baseAddress else { return }
+            while true {
+                let n = systemRead(fd, base, chunk.count)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw SystemCallError("read")
+                }
+                if n == 0 { return }
+                data.append(base.assumingMemoryBound(to: UInt8.self), count: n)
+            }
+        }
         return data
     }
 
@@ -96,7 +115,10 @@ enum DurableFile {
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 64)
-        let n = head.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+        let n = head.withUnsafeMutableBytes { buffer -> Int in
+            guard let base = buffer.baseAddress else { return 0 }
+            return systemRead(fd, base, buffer.count)
+        }
         guard n > 0 else { return false }
         var bytes = head.prefix(n)[...]
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }  // UTF-8 byte order mark

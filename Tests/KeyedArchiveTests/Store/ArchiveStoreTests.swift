@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import KeyedArchive
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 // ArchiveStore: round trips, names, files read by independent readers (Foundation), loading
 // that never destroys data, and what removeAll() counts as the store's own files.
@@ -196,6 +201,13 @@ struct ArchiveStoreTests {
             #expect(error?.code == .unreadableFile)
             #expect(error?.file?.lastPathComponent == "session")
             #expect(error.map { $0.cause.contains("directory") } == true, "\(String(describing: error))")
+            // A FIFO in a file's place throws at once instead of waiting for a writer.
+            let fifo = try store.url(forName: "pipe")
+            try #require(mkfifo(fifo.path, 0o644) == 0)
+            let fifoError = #expect(throws: ArchiveStoreError.self) { _ = try store.load(Int.self, named: "pipe") }
+            #expect(fifoError?.code == .unreadableFile)
+            #expect(fifoError.map { $0.cause.contains("not a regular file") } == true, "\(String(describing: fifoError))")
+            #expect(try store.names() == [])
         }
     }
 

@@ -43,7 +43,10 @@ enum ArchiveStoreName {
 
     /// Whether `fileName` is one of the store's temporary files (never a valid store name).
     static func isTemporary(_ fileName: String) -> Bool {
-        fileName.hasPrefix(temporaryPrefix) && fileName.hasSuffix(temporarySuffix)
-            && fileName.utf8.count == temporaryPrefix.utf8.count + 16 + temporarySuffix.utf8.count
+        guard fileName.hasPrefix(temporaryPrefix) && fileName.hasSuffix(temporarySuffix),
+              fileName.utf8.count == temporaryPrefix.utf8.count + 16 + temporarySuffix.utf8.count else { return false }
+        return fileName.utf8.dropFirst(temporaryPrefix.utf8.count).prefix(16).allSatisfy { byte in
+            (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(byte)
+        }
     }
 }

@@ -307,13 +307,13 @@ struct ArchiveStoreTests {
             let store = try ArchiveStore(directory: folder)
             try store.save(1, as: "one")
             let stale = [".archivestore-0000000000000000.tmp", ".archivestore-ffffffffffffffff.tmp"]
-            let notOurs = [".archivestore-notours.tmp", ".archivestore-0123.tmp", ".other.tmp"]
+            let notOurs = [".archivestore-notours.tmp", ".archivestore-0123.tmp", ".archivestore-0123456789ABCDEF.tmp", ".other.tmp"]
             for name in stale + notOurs {
                 try ArchiveEncoder().encode(name).write(to: folder.appendingPathComponent(name))
             }
             #expect(try store.names() == ["one"])
             _ = try ArchiveStore(directory: folder)
-            #expect(try temporaryFiles(in: folder).sorted() == [".archivestore-0123.tmp", ".archivestore-notours.tmp"])
+            #expect(try temporaryFiles(in: folder).sorted() == [".archivestore-0123.tmp", ".archivestore-0123456789ABCDEF.tmp", ".archivestore-notours.tmp"])
             #expect(try listing(folder) == ([".archivestore.lock", "one"] + notOurs).sorted())
             #expect(try store.load(Int.self, named: "one") == 1)
         }

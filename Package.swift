@@ -29,6 +29,19 @@ let package = Package(
             path: "Examples/migration-example",
             resources: [.copy("Resources/legacy-settings.plist")]
         ),
+        // The ArchiveStore story: `swift run login-session-example`.
+        .executableTarget(
+            name: "login-session-example",
+            dependencies: ["KeyedArchive"],
+            path: "Examples/login-session"
+        ),
+        // Test support, not a product: a second process for ArchiveStore's crash and
+        // cross-process tests (Tests/KeyedArchiveTests/Store).
+        .executableTarget(
+            name: "archive-store-test-helper",
+            dependencies: ["KeyedArchive"],
+            path: "Tests/ArchiveStoreTestHelper"
+        ),
         // AddressSanitizer defaults for `swift test --sanitize=address` (C: it runs before Swift).
         .target(name: "SanitizerDefaults", path: "Tests/SanitizerDefaults"),
         .testTarget(

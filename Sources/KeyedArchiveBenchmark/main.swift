@@ -11,6 +11,8 @@ struct Options {
     var machine = false
     var scaling = false
     var memory = false
+    var store = false
+    var storeOperations = 200
     /// Keep only contenders with this encoder or decoder name (for profiling one of them).
     var contender: String?
 
@@ -33,10 +35,14 @@ struct Options {
       --scaling              flat workload at 1,000, 10,000 and 100,000 records (ours and JSON):
                              time per record and the 100k/1k ratio
       --memory               peak resident memory (VmHWM) around encoding/decoding the flat workload
+      --store                ArchiveStore.save + load of a typical value (in a temporary folder) against
+                             JSONEncoder + Data.write(options: .atomic) + Data(contentsOf:) + JSONDecoder,
+                             and their sum as one ratio (goal <= 1.0)
+      --store-operations N   saves and loads per round for --store (default 200)
       --contender NAME       keep only that contender (e.g. ArchiveEncoder, JSONDecoder), for profiling
       --help                 this text
 
-    --scaling and --memory replace the workload tables unless --workload is also given.
+    --scaling, --memory and --store replace the workload tables unless --workload is also given.
     Progress goes to standard error; results to standard output.
     """
 
@@ -60,6 +66,8 @@ struct Options {
                 contender = name
             case "--scaling": scaling = true
             case "--memory": memory = true
+            case "--store": store = true
+            case "--store-operations": storeOperations = max(1, try number(arg))
             case "--workload":
                 guard let name = it.next(), let workload = WorkloadName(rawValue: name) else {
                     throw BenchmarkFailure(description: "--workload needs one of: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -70,7 +78,7 @@ struct Options {
             default: throw BenchmarkFailure(description: "unknown option \(arg)\n\n\(Options.usage)")
             }
         }
-        if (scaling || memory) && !explicitWorkload { workloads = [] }
+        if (scaling || memory || store) && !explicitWorkload { workloads = [] }
     }
 }
 
@@ -145,6 +153,7 @@ do {
     try runWorkloads(options)
     if options.scaling { try runScaling(options) }
     if options.memory { try runMemory(options) }
+    if options.store { try runStore(options) }
 } catch let failure as BenchmarkFailure {
     if failure.description == Options.usage {
         print(failure.description)

@@ -23,6 +23,24 @@ enum BuiltExecutable {
             .first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
+    /// The executable `name`; fails the test when it has not been built.
+    private static func require(_ name: String) throws -> URL {
+        try #require(find(name), "\(name) was not found next to the tests; build it with `swift build --build-tests`")
+    }
+
+    /// Starts `name` with `arguments` and returns at once, for tests that stop it themselves
+    /// (the crash tests send SIGKILL). Standard input and output are discarded; its
+    /// standard error stays the test's.
+    static func start(_ name: String, _ arguments: [String] = []) throws -> Process {
+        let process = Process()
+        process.executableURL = try require(name)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
     /// What one run did.
     struct Result {
         var status: Int32
@@ -38,7 +56,7 @@ enum BuiltExecutable {
         _ name: String, _ arguments: [String] = [], stdin: Data? = nil, environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) throws -> Result {
-        let binary = try #require(find(name), "\(name) was not found next to the tests; build it with `swift build --build-tests`")
+        let binary = try require(name)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

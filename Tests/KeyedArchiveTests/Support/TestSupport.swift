@@ -40,15 +40,21 @@ let corpusAvailable: Bool = {
     return FileManager.default.fileExists(atPath: corpusRoot.path, isDirectory: &isDirectory) && isDirectory.boolValue
 }()
 
+/// Whether the tests run under CI (`CI=true`), where a missing corpus or python3 is a
+/// failure, not a skip.
+let runningUnderCI: Bool = ProcessInfo.processInfo.environment["CI"] == "true"
+
 extension Trait where Self == ConditionTrait {
-    /// Skips a test, with a message, when `../shared/corpus` is absent.
+    /// Skips a test, with a message, when `../shared/corpus` is absent — except under CI,
+    /// where the test runs and fails on the missing files.
     static var requiresCorpus: Self {
-        .enabled(if: corpusAvailable, "../shared/corpus is absent (looked for \(corpusRoot.path))")
+        .enabled(if: corpusAvailable || runningUnderCI, "../shared/corpus is absent (looked for \(corpusRoot.path))")
     }
 
-    /// Skips a test, with a message, when no working `python3` with plistlib is on PATH.
+    /// Skips a test, with a message, when no working `python3` with plistlib is on PATH —
+    /// except under CI, where the test runs and fails.
     static var requiresPython3: Self {
-        .enabled(if: python3Available, "python3 with plistlib is not on PATH")
+        .enabled(if: python3Available || runningUnderCI, "python3 with plistlib is not on PATH")
     }
 }
 

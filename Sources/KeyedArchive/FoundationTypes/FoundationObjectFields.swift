@@ -125,6 +125,7 @@ struct FoundationFieldReader {
     func integer(_ name: String) throws -> Int? { try optional(name, readInteger) }
     func requiredInteger(_ name: String) throws -> Int { try require(Int.self, name, readInteger) }
     func double(_ name: String) throws -> Double? { try optional(name) { try decoder.unboxDouble(from: $0, at: $1) } }
+    func requiredDouble(_ name: String) throws -> Double { try require(Double.self, name) { try decoder.unboxDouble(from: $0, at: $1) } }
     func bool(_ name: String) throws -> Bool? { try optional(name) { try decoder.unboxBool(from: $0, at: $1) } }
     func data(_ name: String) throws -> Data? { try optional(name, readNested) }
     func requiredData(_ name: String) throws -> Data { try require(Data.self, name, readNested) }

@@ -44,7 +44,7 @@ extension IndexSet: _ArchiveSpecialDecodable {
             return set
         default:
             let packed = try fields.requiredData("NSRangeData")
-            guard let numbers = PackedUnsigned.decode(packed), numbers.count == rangeCount * 2 else {
+            guard let numbers = PackedUnsigned.decode(packed), numbers.count % 2 == 0, numbers.count / 2 == rangeCount else {
                 throw fields.corrupted("NSIndexSet's NSRangeData does not hold \(rangeCount) packed ranges")
             }
             var set = IndexSet()

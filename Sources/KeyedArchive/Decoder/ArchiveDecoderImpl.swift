@@ -351,7 +351,7 @@ final class _ArchiveDecoder: Decoder {
                 if let inner = try field("NS.string", keys: keys, values: values, owner: slot.objectIndex) {
                     return try unboxString(from: inner, at: path())
                 }
-                return nil
+                return try attributedStringText(keys: keys, values: values, slot: slot, at: path())
             default:
                 return nil
             }

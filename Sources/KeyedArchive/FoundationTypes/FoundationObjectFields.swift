@@ -55,6 +55,14 @@ struct FoundationFieldWriter {
         made.box.fields.append(.init(key: encoder.table.keyID("NS.data"), value: .data(bytes)))
         object(key, uid: made.uid)
     }
+
+    /// `numbers` packed as unsigned LEB128 (see ``PackedUnsigned``) in an NSMutableData.
+    func packedNumbers<S: Sequence>(_ key: String, _ numbers: S, expectedCount: Int) where S.Element == UInt64 {
+        var packed = Data()
+        packed.reserveCapacity(expectedCount * 2 + 16)
+        for number in numbers { PackedUnsigned.append(number, to: &packed) }
+        mutableData(key, packed)
+    }
 }
 
 extension _ArchiveEncoder {

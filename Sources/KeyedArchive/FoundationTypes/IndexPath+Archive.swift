@@ -16,10 +16,7 @@ extension IndexPath: _ArchiveSpecialEncodable {
             if indexes.count == 1 {
                 fields.integer("NSIndexPathValue", indexes[0])
             } else if indexes.count > 1 {
-                var packed = Data()
-                packed.reserveCapacity(indexes.count * 2 + 16)
-                for index in indexes { PackedUnsigned.append(UInt64(index), to: &packed) }
-                fields.mutableData("NSIndexPathData", packed)
+                fields.packedNumbers("NSIndexPathData", indexes.lazy.map { UInt64($0) }, expectedCount: indexes.count)
             }
         }
     }

@@ -14,13 +14,8 @@ extension IndexSet: _ArchiveSpecialEncodable {
                 fields.integer("NSLocation", range.lowerBound)
                 fields.integer("NSLength", range.count)
             } else if ranges.count > 1 {
-                var packed = Data()
-                packed.reserveCapacity(ranges.count * 2 + 16)
-                for range in ranges {
-                    PackedUnsigned.append(UInt64(range.lowerBound), to: &packed)
-                    PackedUnsigned.append(UInt64(range.count), to: &packed)
-                }
-                fields.mutableData("NSRangeData", packed)
+                let pairs = ranges.lazy.flatMap { [UInt64($0.lowerBound), UInt64($0.count)] }
+                fields.packedNumbers("NSRangeData", pairs, expectedCount: ranges.count * 2)
             }
         }
     }

@@ -32,6 +32,16 @@ func expectDeterministic<T: Encodable>(_ value: T, sourceLocation: SourceLocatio
     }
 }
 
+/// `value` decodes back equal from ArchiveEncoder's output in both formats, and encodes
+/// to the same bytes every time.
+func expectRoundTrip<T: Codable & Equatable>(_ value: T, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    for format in PropertyListFormat.allCases {
+        #expect(try ArchiveDecoder().decode(T.self, from: archive(value, format: format)) == value,
+                "\(format) round trip", sourceLocation: sourceLocation)
+    }
+    try expectDeterministic(value, sourceLocation: sourceLocation)
+}
+
 /// Decoding `T` from `data` throws `DecodingError.typeMismatch`.
 func expectTypeMismatch<T: Decodable>(_ type: T.Type, from data: Data, sourceLocation: SourceLocation = #_sourceLocation) {
     do {

@@ -72,11 +72,12 @@ enum ArchivedUnit {
             let chain = try decoder.archivedClass(of: slot, at: path)
             let symbol = try fields.requiredValue(String.self, "NS.symbol")
             guard let chain, chain.classes.contains("NSDimension") else {
-                // A plain NSUnit: only `Unit` itself can hold it.
-                guard UnitType.self == Unit.self, let unit = Unit(symbol: symbol) as? UnitType else {
+                // A plain NSUnit: `Unit` or a subclass that is not a dimension can hold it
+                // (a dimension cannot be made from a symbol alone).
+                guard !(UnitType.self is Dimension.Type) else {
                     throw decoder.classMismatch(UnitType.self, found: chain, slot: slot, at: path)
                 }
-                return unit
+                return UnitType(symbol: symbol)
             }
             let dimensionType = try dimensionClass(UnitType.self, chain: chain, decoder: decoder, slot: slot, path: path)
             let converter = try decodeConverter(from: try fields.required("NS.converter"), decoder: decoder, at: fields.path("NS.converter"))

@@ -33,9 +33,11 @@ extension IndexSet: _ArchiveSpecialDecodable {
         case 1:
             let location = try fields.integer("NSLocation") ?? 0
             let length = try fields.integer("NSLength") ?? 0
+            guard location >= 0, length >= 0 else {
+                throw fields.corrupted("NSIndexSet holds a range outside 0..<Int.max (location \(location), length \(length))")
+            }
             var set = IndexSet()
-            try insert(location: UInt64(clamping: location), length: UInt64(clamping: length), negative: location < 0 || length < 0,
-                       into: &set, after: 0, fields: fields)
+            try insert(location: UInt64(location), length: UInt64(length), into: &set, after: 0, fields: fields)
             return set
         default:
             let packed = try fields.requiredData("NSRangeData")
@@ -46,8 +48,7 @@ extension IndexSet: _ArchiveSpecialDecodable {
             var end = 0
             for pair in stride(from: 0, to: numbers.count, by: 2) {
                 try decoder.countValue(at: fields.path("NSRangeData"), slot: slot)
-                end = try insert(location: numbers[pair], length: numbers[pair + 1], negative: false,
-                                 into: &set, after: end, fields: fields)
+                end = try insert(location: numbers[pair], length: numbers[pair + 1], into: &set, after: end, fields: fields)
             }
             return set
         }
@@ -56,9 +57,9 @@ extension IndexSet: _ArchiveSpecialDecodable {
     /// Adds one archived range, which must lie in 0..<Int.max, after the ranges before it
     /// (Foundation writes them in order, which keeps this linear); returns its end.
     @discardableResult
-    private static func insert(location: UInt64, length: UInt64, negative: Bool, into set: inout IndexSet,
+    private static func insert(location: UInt64, length: UInt64, into set: inout IndexSet,
                                after previousEnd: Int, fields: FoundationFieldReader) throws -> Int {
-        guard !negative, let start = Int(exactly: location), let count = Int(exactly: length),
+        guard let start = Int(exactly: location), let count = Int(exactly: length),
               start <= Int.max - count else {
             throw fields.corrupted("NSIndexSet holds a range outside 0..<Int.max (location \(location), length \(length))")
         }

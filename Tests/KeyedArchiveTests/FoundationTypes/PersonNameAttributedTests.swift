@@ -100,6 +100,34 @@ struct PersonNameAttributedTests {
         }
     }
 
+    @Test("A phonetic chain 20,000 deep stops at the depth limit")
+    func deepPhoneticChain() throws {
+        // Linux's flat layout: object i's phonetic representation is object i + 1.
+        let depth = 20_000
+        var objects: [PropertyListValue] = [.string("$null"), .dictionary([
+            PropertyListEntry(key: "$classes", value: .array([.string("NSPersonNameComponents"), .string("NSObject")])),
+            PropertyListEntry(key: "$classname", value: .string("NSPersonNameComponents")),
+        ])]
+        for i in 0..<depth {
+            let next: UInt64 = i == depth - 1 ? 0 : UInt64(objects.count + 1)
+            objects.append(.dictionary([
+                PropertyListEntry(key: "$class", value: .uid(1)),
+                PropertyListEntry(key: "NS.phoneticRepresentation", value: .uid(next)),
+            ]))
+        }
+        let archive = PropertyListValue.dictionary([
+            PropertyListEntry(key: "$version", value: .integer(100_000)),
+            PropertyListEntry(key: "$archiver", value: .string("NSKeyedArchiver")),
+            PropertyListEntry(key: "$top", value: .dictionary([PropertyListEntry(key: "root", value: .uid(2))])),
+            PropertyListEntry(key: "$objects", value: .array(objects)),
+        ])
+        #expect {
+            try ArchiveDecoder().decode(PersonNameComponents.self, from: archive.propertyListData(format: .binary))
+        } throws: { error in
+            decodingErrorMessage(error)?.contains("deeper than the decoder's limit") == true
+        }
+    }
+
     @Test("NSAttributedString and NSMutableAttributedString read as their text")
     func attributedText() throws {
         let plain = NSAttributedString(string: "hello, world")

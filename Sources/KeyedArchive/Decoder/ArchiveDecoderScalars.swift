@@ -78,11 +78,23 @@ extension _ArchiveDecoder {
         case .asciiString, .utf16String:
             return try plainString(object, slot: slot, at: path())
         case .dictionary(let keys, let values):
-            guard let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path()),
-                  chain.contains(anyOf: FoundationClassNames.string) else { break }
-            let inner = try requiredField("NS.string", of: String.self, keys: keys, values: values, slot: slot, path: path())
-            let leaf = try leafObject(inner, expecting: String.self, at: path())
-            return try plainString(leaf, slot: inner, at: path())
+            guard let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path()) else { break }
+            if chain.contains(anyOf: FoundationClassNames.string) {
+                let inner = try requiredField("NS.string", of: String.self, keys: keys, values: values, slot: slot, path: path())
+                let leaf = try leafObject(inner, expecting: String.self, at: path())
+                return try plainString(leaf, slot: inner, at: path())
+            }
+            if chain.contains(anyOf: FoundationClassNames.attributedString) {
+                // The text only: its `NSString` field, a string or an NSString object (the
+                // attributes are not part of a String). At most two hops, no recursion.
+                let text = try requiredField("NSString", of: String.self, keys: keys, values: values, slot: slot, path: path())
+                let textObject = try self.object(in: text, expecting: String.self, at: path())
+                guard case .dictionary(let textKeys, let textValues) = textObject,
+                      try archivedClass(keys: textKeys, values: textValues, slot: text, at: path())?.contains(anyOf: FoundationClassNames.string) == true
+                else { return try plainString(textObject, slot: text, at: path()) }
+                let inner = try requiredField("NS.string", of: String.self, keys: textKeys, values: textValues, slot: text, path: path())
+                return try plainString(try leafObject(inner, expecting: String.self, at: path()), slot: inner, at: path())
+            }
         default:
             break
         }
@@ -138,6 +150,8 @@ extension _ArchiveDecoder {
 /// applied only to objects whose `$classes` chain lists one of its classes.
 enum FoundationClassNames {
     static let string = ["NSString", "NSMutableString"]
+    /// Read as their text (`NSString` field) when a `String` is asked for.
+    static let attributedString = ["NSAttributedString", "NSMutableAttributedString"]
     static let data = ["NSData", "NSMutableData"]
     static let date = ["NSDate"]
     static let url = ["NSURL"]

@@ -44,6 +44,11 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         case .dictionary(let keys, let values):
             guard case .uid = slot,
                   let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else { break }
+            // NSCountedSet is an NSMutableSet subclass with a layout of its own: first.
+            if chain.contains(anyOf: FoundationClassNames.countedSet),
+               let entries = try countedSetEntries(of: slot, decoder: decoder, path: path) {
+                return .slots(entries.map(\.object))
+            }
             if chain.contains(anyOf: FoundationClassNames.list) {
                 guard let index = try decoder.fieldIndex(of: "NS.objects", keys: keys),
                       case .array(let list) = try plist.object(try plist.ref(values, index)) else {
@@ -61,9 +66,6 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                     slots.append(slot)
                 }
                 return .slots(slots)
-            }
-            if let entries = try countedSetEntries(of: slot, decoder: decoder, path: path) {
-                return .slots(entries.map(\.object))
             }
         default:
             break

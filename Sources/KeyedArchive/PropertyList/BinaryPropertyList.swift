@@ -37,7 +37,7 @@ public struct BinaryPropertyList: Sendable {
         self.bytes = bytes
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else {
-            throw PropertyListError("binary property list is too short (\(bytes.count) bytes)")
+            throw PropertyListError("binary property list is truncated: \(bytes.count) bytes is shorter than a header and trailer")
         }
         guard bytes[0] == 0x62, bytes[1] == 0x70, bytes[2] == 0x6C, bytes[3] == 0x69,
               bytes[4] == 0x73, bytes[5] == 0x74, bytes[6] == 0x30, bytes[7] == 0x30
@@ -49,32 +49,38 @@ public struct BinaryPropertyList: Sendable {
         let top = Self.readBigEndian(bytes, at: trailer + 16, size: 8)
         let tableStart = Self.readBigEndian(bytes, at: trailer + 24, size: 8)
         guard (1...8).contains(offsetSize) else {
-            throw PropertyListError("trailer: offset size \(offsetSize) is not 1…8")
+            throw Self.truncated(bytes.count, "trailer: offset size \(offsetSize) is not 1…8")
         }
         guard (1...8).contains(refSize) else {
-            throw PropertyListError("trailer: reference size \(refSize) is not 1…8")
+            throw Self.truncated(bytes.count, "trailer: reference size \(refSize) is not 1…8")
         }
-        guard count >= 1 else { throw PropertyListError("trailer: no objects") }
+        guard count >= 1 else { throw Self.truncated(bytes.count, "trailer: no objects") }
         guard top < count else {
-            throw PropertyListError("trailer: top object \(top) is not below the object count \(count)")
+            throw Self.truncated(bytes.count, "trailer: top object \(top) is not below the object count \(count)")
         }
         guard tableStart >= 9, tableStart < UInt64(trailer) else {
-            throw PropertyListError("trailer: offset table at \(tableStart) is outside the file")
+            throw Self.truncated(bytes.count, "trailer: offset table at \(tableStart) is outside the file")
         }
         // The table must fit between its start and the trailer; count × size cannot
         // overflow because count is bounded by the file length first.
         guard count <= UInt64(trailer), count * UInt64(offsetSize) <= UInt64(trailer) - tableStart else {
-            throw PropertyListError("trailer: offset table of \(count) × \(offsetSize) bytes does not fit in the file")
+            throw Self.truncated(bytes.count, "trailer: offset table of \(count) × \(offsetSize) bytes does not fit in the file")
         }
         if refSize < 8, (count - 1) >> (8 * UInt64(refSize)) != 0 {
-            throw PropertyListError("trailer: reference size \(refSize) is too narrow for \(count) objects")
+            throw Self.truncated(bytes.count, "trailer: reference size \(refSize) is too narrow for \(count) objects")
         }
         if offsetSize < 8, (tableStart - 1) >> (8 * UInt64(offsetSize)) != 0 {
-            throw PropertyListError("trailer: offset size \(offsetSize) is too narrow for offset \(tableStart)")
+            throw Self.truncated(bytes.count, "trailer: offset size \(offsetSize) is too narrow for offset \(tableStart)")
         }
         objectCount = Int(count)
         topObject = Int(top)
         offsetTableStart = Int(tableStart)
+    }
+
+    /// A trailer that does not describe the file: almost always a file cut short (the
+    /// trailer is its last 32 bytes), so the message says so, with where it was read.
+    static func truncated(_ size: Int, _ detail: String) -> PropertyListError {
+        PropertyListError("binary property list is truncated or damaged (\(size) bytes; trailer read at offset \(max(0, size - 32))): \(detail)")
     }
 
     /// Reads an unsigned big-endian integer of `size` (≤ 8) bytes; the caller checked the range.

@@ -21,6 +21,7 @@ enum DumpCommand: ToolCommand {
         options: [
             .option("key", value: "key", help: "Show only the value under this top-level key."),
             .noColor,
+            .expandNested,
         ]
     )
 
@@ -29,12 +30,14 @@ enum DumpCommand: ToolCommand {
         let view = try input.view()
         let palette = Palette(enabled: Terminal.wantsColor(noColorFlag: arguments.has("no-color")))
         var printer = TreePrinter(view: view, palette: palette, output: OutputBuffer())
+        if arguments.has("expand-nested") { printer.nested = NestedExpansion(inputSize: input.data.count) }
         if let key = arguments.value("key") {
             guard let value = view.value(forKey: key) else { throw missingKey(key, in: view, file: input.name) }
             printer.print(key: key, value)
         } else {
             printer.printAll()
         }
+        if let note = printer.nested?.skippedNote { Terminal.err(note) }
         return ExitStatus.success
     }
 

@@ -14,6 +14,12 @@ enum DumpCommand: ToolCommand {
             shown as their value. Objects nested more than 256 levels deep are shown as \
             'Class #N …' and not opened.
 
+            With --expand-nested, data that holds a keyed archive or another binary or \
+            XML property list is shown as 'keyed archive, N bytes' (or 'property list') \
+            with its contents one level deeper, within ArchiveDecoder's default limits \
+            (512 levels; at most 16 bytes parsed per input byte plus 65,536); beyond \
+            them it is shown as bytes, with a note on standard error.
+
             Colour is used only when standard output is a terminal, and never with \
             --no-color or when NO_COLOR is set.
             """,

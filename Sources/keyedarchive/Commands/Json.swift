@@ -20,6 +20,13 @@ enum JsonCommand: ToolCommand {
             exactly; reals print in their shortest round-trip form; NaN and infinities, \
             which JSON cannot hold, print as null; dates outside the years 1-9999 print as \
             seconds since 2001.
+
+            With --expand-nested, data that holds a property list is written in its \
+            place as {"$archive": VALUE} for a keyed archive (flattened as above) or \
+            {"$plist": VALUE} for any other binary or XML property list. Nesting and the \
+            work done follow ArchiveDecoder's default limits: 512 levels, and at most 16 \
+            bytes parsed per input byte plus 65,536; beyond them data stays base64 and a \
+            note on standard error says how many values were left so.
             """,
         arguments: [.file],
         options: [

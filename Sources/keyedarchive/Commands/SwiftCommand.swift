@@ -30,10 +30,12 @@ enum SwiftCommand: ToolCommand {
             init(from:) the archived class of a value, so the enum tries each case's type \
             in turn and keeps the first that decodes: objects with the most required \
             properties first, then Foundation objects, String, URL and UUID, Int, Double, \
-            Bool, Decimal. An integer 0 or 1 can therefore read as Bool only when no Int \
-            case comes first, and an object can read as another class whose required \
-            properties it also has. A value never seen (a key always nil, an array always \
-            empty) has the type UnknownValue, declared in the file.
+            Bool, Decimal. So an object can read as another class whose required \
+            properties it also has, and while the decoder reads a boolean as the integer \
+            0 or 1, a boolean in a mixed Bool and Int array reads as the Int case. The \
+            generated enum says so in a comment. A value never seen (a key always nil, a \
+            collection always empty or containing itself) has the type UnknownValue, \
+            declared in the file.
 
             Root is the type of $top's 'root' value, or of the only top-level value; an \
             archive with several top-level keys and no 'root' gets a struct Root of them \

@@ -76,7 +76,10 @@ struct TreePrinter {
     private mutating func object(label: String, _ index: Int, depth: Int) {
         guard index < view.objects.count else { return line(depth, "\(label) = <invalid #\(index)>") }
         let object = view.objects[index]
-        if let plain = object.plainValue { return line(depth, "\(label) = \(scalar(plain))") }
+        if let plain = object.plainValue {
+            if case .data(let bytes) = plain, expandNested(bytes, heading: "\(label) =", depth: depth) { return }
+            return line(depth, "\(label) = \(scalar(plain))")
+        }
         let name = object.className ?? "class entry"
         let title = palette.paint(name, .boldCyan) + " " + palette.paint("#\(index)", .dim)
         if open.contains(index) {

@@ -89,7 +89,10 @@ struct ArchiveFlattener {
     private mutating func object(_ index: Int, depth: Int) throws(ToolError) -> JSONValue {
         guard index < view.objects.count else { return .null }
         let object = view.objects[index]
-        if let plain = object.plainValue { return Self.scalar(plain) }
+        if let plain = object.plainValue {
+            if case .data(let bytes) = plain, let expanded = try expandNested(bytes, depth: depth) { return expanded }
+            return Self.scalar(plain)
+        }
         if open.contains(index) {
             return .sortedObject([("$cycle", .bool(true)), ("$ref", .number(String(index)))])
         }

@@ -119,7 +119,7 @@ struct SwiftEmitter {
         }
         for property in composite.properties {
             if property.type.contains("UnknownValue") {
-                line("    /// Never holds a value in this archive, so its type is unknown.")
+                line("    /// Always nil or empty in this archive, so its type is unknown.")
             }
             line("    \(modifier)var \(SwiftNaming.escaped(property.name)): \(property.type)\(property.isOptional ? "?" : "")")
         }
@@ -195,8 +195,8 @@ struct SwiftEmitter {
     private mutating func unknownValue() {
         line()
         line("/// Stands for values this archive never shows (a key that is always nil, a collection")
-        line("/// that is always empty). It has no values: decoding one throws. Replace it with the")
-        line("/// real type when you know it.")
+        line("/// that is always empty or that contains itself). It has no values: decoding one")
+        line("/// throws. Replace it with the real type when you know it.")
         line("\(modifier)enum UnknownValue: Codable, Hashable, Sendable {")
         line("    \(modifier)init(from decoder: any Decoder) throws {")
         line("        throw DecodingError.dataCorrupted(DecodingError.Context(")

@@ -121,6 +121,24 @@ indirect enum InferredType: Hashable, Sendable {
         return .oneOf(result.sorted { $0.sortKey < $1.sortKey })
     }
 
+    /// The number of parts of this type, counting at most `limit`: a type is a tree, and
+    /// an archive that shares a dictionary at every level makes it grow exponentially.
+    func partCount(limit: Int) -> Int {
+        var count = 0
+        var stack: [InferredType] = [self]
+        while let type = stack.popLast(), count < limit {
+            count += 1
+            switch type {
+            case .unknown, .value, .object: break
+            case .array(let inner), .set(let inner), .optional(let inner): stack.append(inner)
+            case .dictionary(let key, let value): stack += [key, value]
+            case .record(let fields): stack += fields.map(\.type)
+            case .oneOf(let members): stack += members
+            }
+        }
+        return count
+    }
+
     /// A stable order for enum members.
     var sortKey: String {
         switch self {

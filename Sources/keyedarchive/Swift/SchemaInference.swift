@@ -52,8 +52,24 @@ struct SchemaInference {
 
     private mutating func merged(_ values: [ArchivedValue], depth: Int) throws(ToolError) -> InferredType {
         var result = InferredType.unknown
-        for value in values { result = result.merged(with: try type(of: value, depth: depth)) }
+        for value in values { result = try Self.checked(result.merged(with: try type(of: value, depth: depth))) }
         return result
+    }
+
+    /// The most kinds of value one place may hold (enum cases), and the most parts an
+    /// inferred type may have: beyond them the archive is refused rather than walked in
+    /// time that grows faster than its size.
+    static let maxKinds = 256
+    static let maxParts = 20_000
+
+    private static func checked(_ type: InferredType) throws(ToolError) -> InferredType {
+        if case .oneOf(let members) = type.unwrapped, members.count > maxKinds {
+            throw ToolError("one place in the archive holds values of more than \(maxKinds) different types")
+        }
+        if type.partCount(limit: maxParts + 1) > maxParts {
+            throw ToolError("the types inferred for the archive's dictionaries have more than \(maxParts) parts (dictionaries shared at every level?)")
+        }
+        return type
     }
 
     private mutating func object(_ index: Int, depth: Int) throws(ToolError) -> InferredType {
@@ -113,7 +129,7 @@ struct SchemaInference {
             let fieldType = try type(of: field.value, depth: depth + 1)
             // Read again: the walk below may have added to this class's schema.
             var current = classes[className]?.fields[field.key] ?? ClassSchema.Field(type: .unknown, presentCount: 0)
-            current.type = current.type.merged(with: fieldType)
+            current.type = try Self.checked(current.type.merged(with: fieldType))
             if !fieldType.isOptional { current.presentCount += 1 }
             classes[className]?.fields[field.key] = current
         }
@@ -125,7 +141,8 @@ struct SchemaInference {
         let keyType = try merged(keys, depth: depth)
         var valueTypes: [InferredType] = []
         for value in values { valueTypes.append(try type(of: value, depth: depth)) }
-        let valueType = valueTypes.reduce(InferredType.unknown) { $0.merged(with: $1) }
+        var valueType = InferredType.unknown
+        for type in valueTypes { valueType = try Self.checked(valueType.merged(with: type)) }
         guard case .oneOf = valueType.unwrapped, keyType == .string else {
             return .dictionary(key: keyType, value: valueType)
         }
@@ -134,7 +151,7 @@ struct SchemaInference {
             guard let name = FoundationValue.string(key, in: view) else { return .dictionary(key: keyType, value: valueType) }
             fields[name] = InferredType.RecordField(key: name, type: type.unwrapped, isOptional: type.isOptional)
         }
-        return .record(fields.values.sorted { $0.key < $1.key })
+        return try Self.checked(.record(fields.values.sorted { $0.key < $1.key }))
     }
 }
 

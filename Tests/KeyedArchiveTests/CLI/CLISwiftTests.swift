@@ -127,6 +127,34 @@ struct CLISwiftTests {
         #expect(result.stderr.contains("nested more than 512 levels deep"))
     }
 
+    @Test("a dictionary shared twice at each of 40 levels is refused, not walked 2^40 times")
+    func sharedDictionaries() throws {
+        func uid(_ index: Int) -> PropertyListValue { .uid(UInt64(index)) }
+        func entry(_ key: String, _ value: PropertyListValue) -> PropertyListEntry { PropertyListEntry(key: key, value: value) }
+        var objects: [PropertyListValue] = [
+            .string("$null"),
+            .dictionary([entry("$classname", .string("NSDictionary")), entry("$classes", .array([.string("NSDictionary"), .string("NSObject")]))]),
+            .string("a"), .string("b"), .string("c"), .integer(7),
+            .dictionary([entry("NS.keys", .array([uid(2)])), entry("NS.objects", .array([uid(5)])), entry("$class", uid(1))]),
+        ]
+        for _ in 0..<40 {
+            let previous = objects.count - 1
+            objects.append(.dictionary([
+                entry("NS.keys", .array([uid(2), uid(3), uid(4)])),
+                entry("NS.objects", .array([uid(previous), uid(previous), uid(5)])),
+                entry("$class", uid(1)),
+            ]))
+        }
+        let archive = PropertyListValue.dictionary([
+            entry("$archiver", .string("NSKeyedArchiver")), entry("$version", .integer(100_000)),
+            entry("$top", .dictionary([entry("root", uid(objects.count - 1))])), entry("$objects", .array(objects)),
+        ])
+        let result = try CLI.run(["swift", try CLI.temporaryFile(archive.propertyListData(format: .binary))], timeout: 30)
+        #expect(!result.timedOut)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("more than 20000 parts"), "\(result.stderr)")
+    }
+
     // MARK: - --expand-nested
 
     /// A dictionary whose `payload` is an archive written by NSKeyedArchiver and whose

@@ -87,7 +87,7 @@ struct SwiftDeclarations {
         let top = schema.top
         if let entry = top.first(where: { $0.key == "root" }) ?? (top.count == 1 ? top.first : nil) {
             if case .record(let fields) = entry.type.unwrapped, !entry.type.isOptional {
-                composites.append(Composite(name: rootName, origin: .record(usedAt: "$top.\(entry.key)"),
+                composites.append(Composite(name: rootName, origin: .record(usedAt: "`$top.\(entry.key)`"),
                                             properties: properties(of: fields, owner: rootName), isClass: false))
                 structuralNames[entry.type] = rootName
                 root = .composite(key: entry.key)

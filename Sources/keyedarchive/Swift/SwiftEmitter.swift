@@ -71,7 +71,8 @@ struct SwiftEmitter {
               case .topLevel(let storedKeys) = composite.origin else { return }
         line()
         line("extension \(composite.name) {")
-        line("    /// Decodes each top-level value of `data` under its `$top` key.")
+        line("    /// Decodes each top-level value of `data` under its `$top` key (opening the archive once")
+        line("    /// per key, with `ArchiveDecoder.decode(_:forKey:from:)`).")
         line("    \(modifier)init(archive data: Data, decoder: ArchiveDecoder = ArchiveDecoder()) throws {")
         line("        self.init(")
         for (index, property) in composite.properties.enumerated() {

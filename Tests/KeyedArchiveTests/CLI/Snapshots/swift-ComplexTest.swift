@@ -6,7 +6,7 @@
 import Foundation
 import KeyedArchive
 
-/// The dictionary with string keys in $top.root (an NSDictionary whose values differ in type).
+/// The dictionary with string keys in `$top.root` (an NSDictionary whose values differ in type).
 struct Root: Codable, Hashable, Sendable {
     var array: [RootArrayElement?]
     var string: String

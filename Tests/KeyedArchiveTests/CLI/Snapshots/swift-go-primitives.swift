@@ -38,7 +38,8 @@ struct Root: Codable, Hashable, Sendable {
 }
 
 extension Root {
-    /// Decodes each top-level value of `data` under its `$top` key.
+    /// Decodes each top-level value of `data` under its `$top` key (opening the archive once
+    /// per key, with `ArchiveDecoder.decode(_:forKey:from:)`).
     init(archive data: Data, decoder: ArchiveDecoder = ArchiveDecoder()) throws {
         self.init(
             value0: try decoder.decode(Int.self, forKey: "$0", from: data),

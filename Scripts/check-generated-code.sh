@@ -149,7 +149,7 @@ for item in cases {
         }
     } catch {
         if let reason = expectedFailures[item.name] {
-            print("known   \(item.name): \(reason)")
+            print("known   \(item.name): \(reason)\n          error: \(String(describing: error).prefix(200))")
         } else {
             print("FAILED  \(item.name): \(error)")
             problems += 1

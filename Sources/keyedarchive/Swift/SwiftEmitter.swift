@@ -143,13 +143,22 @@ struct SwiftEmitter {
     private mutating func initializer(_ composite: SwiftDeclarations.Composite) {
         line()
         let parameters = composite.properties.map { property in
-            "\(property.name): \(property.type)\(property.isOptional ? "? = nil" : "")"
+            "\(SwiftNaming.escaped(property.name)): \(property.type)\(property.isOptional ? "? = nil" : "")"
         }
         guard !parameters.isEmpty else {
             line("    \(modifier)init() {}")
             return
         }
-        line("    \(modifier)init(\(parameters.joined(separator: ", "))) {")
+        let oneLine = "    \(modifier)init(\(parameters.joined(separator: ", "))) {"
+        if oneLine.count <= 120 {
+            line(oneLine)
+        } else {
+            line("    \(modifier)init(")
+            for (index, parameter) in parameters.enumerated() {
+                line("        \(parameter)\(index == parameters.count - 1 ? "" : ",")")
+            }
+            line("    ) {")
+        }
         for property in composite.properties {
             line("        self.\(property.name) = \(SwiftNaming.escaped(property.name))")
         }

@@ -58,6 +58,8 @@ enum SwiftNaming {
         guard !words.isEmpty else { return "value" }
         var name = lowerFirst(words[0]) + words.dropFirst().map(upperFirst).joined()
         if name.first?.isNumber == true { name = "value" + name }
+        // Names that stay special even in backticks, as members or parameters.
+        if ["self", "super", "init", "inout", "var", "let", "Type", "Protocol"].contains(name) { name += "Value" }
         return name
     }
 

@@ -85,7 +85,8 @@ struct CLISwiftTests {
             "var firstName: String", "var homepage: URL", "var id: UUID", "var nothing: UnknownValue?",
             "var numbers: Set<Int>", "var ratio: Double", "var scores: [String: Int]", "var string: String",
             "var tags: [String]", "case count = \"$count\"", "case firstName = \"first name\"",
-            "case string = \"NS.string\"", "case `class`\n", "enum UnknownValue: Codable, Hashable, Sendable {",
+            "case string = \"NS.string\"", "case `class`\n", "var selfValue: Int", "case selfValue = \"self\"",
+            "var `default`: String", "case `default`\n", "enum UnknownValue: Codable, Hashable, Sendable {",
         ] {
             #expect(code.contains(line), "\(line)")
         }

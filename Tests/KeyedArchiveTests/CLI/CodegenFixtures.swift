@@ -76,6 +76,8 @@ final class CodegenRecord: NSObject, NSCoding {
         coder.encode(7, forKey: "$count")
         coder.encode("spaced" as NSString, forKey: "first name")
         coder.encode(true, forKey: "class")
+        coder.encode(1, forKey: "self")
+        coder.encode("on" as NSString, forKey: "default")
         coder.encode(NSDate(timeIntervalSinceReferenceDate: 700_000_000), forKey: "created")
         coder.encode(URL(string: "https://example.com/a").map { $0 as NSURL }, forKey: "homepage")
         coder.encode(UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F").map { $0 as NSUUID }, forKey: "id")

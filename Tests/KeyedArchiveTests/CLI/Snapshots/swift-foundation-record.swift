@@ -17,6 +17,7 @@ struct CodegenRecord: Codable, Hashable, Sendable, ArchivedClass {
     var `class`: Bool
     var count: Int
     var created: Date
+    var `default`: String
     /// Always nil or empty in this archive, so its type is unknown.
     var empty: [UnknownValue]
     var firstName: String
@@ -27,6 +28,7 @@ struct CodegenRecord: Codable, Hashable, Sendable, ArchivedClass {
     var numbers: Set<Int>
     var ratio: Double
     var scores: [String: Int]
+    var selfValue: Int
     var string: String
     var tags: [String]
 
@@ -35,6 +37,7 @@ struct CodegenRecord: Codable, Hashable, Sendable, ArchivedClass {
         case `class`
         case count = "$count"
         case created
+        case `default`
         case empty
         case firstName = "first name"
         case homepage
@@ -43,6 +46,7 @@ struct CodegenRecord: Codable, Hashable, Sendable, ArchivedClass {
         case numbers
         case ratio
         case scores
+        case selfValue = "self"
         case string = "NS.string"
         case tags
     }

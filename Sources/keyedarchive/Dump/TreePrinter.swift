@@ -190,7 +190,9 @@ extension TreePrinter {
         line(depth, "\(heading) \(palette.paint("\(content.kind), \(count(bytes.count, "byte"))", .dim))")
         switch content {
         case .propertyList(let tree):
+            nestingLevel += 1
             print(label: "plist", tree, depth: depth + 1)
+            nestingLevel -= 1
         case .archive(let inner):
             // The nested printer takes over the output buffer, then hands it back.
             var child = TreePrinter(view: inner, palette: palette, maxDepth: maxDepth, output: out)

@@ -122,7 +122,9 @@ struct ArchiveFlattener {
         guard nested != nil, let content = nested?.open(bytes, level: nestingLevel) else { return nil }
         switch content {
         case .propertyList(let tree):
+            nestingLevel += 1
             let inner: JSONValue = try flatten(tree, depth: depth + 1)
+            nestingLevel -= 1
             return JSONValue.sortedObject([(key: "$plist", value: inner)])
         case .archive(let view):
             let inner: JSONValue = try flattenNested(view, depth: depth)

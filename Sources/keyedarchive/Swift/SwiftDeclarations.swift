@@ -236,20 +236,30 @@ struct SwiftDeclarations {
         for union in unions {
             edges[union.name] = Set(union.cases.compactMap { directTarget($0.type) })
         }
-        // Peel off nodes without outgoing, then without incoming, edges; what remains is
-        // on (or between) cycles.
+        // Peel off nodes without outgoing edges, then nodes without incoming ones (each
+        // once, by counting): what remains is on (or between) cycles.
         var remaining = Set(edges.keys)
-        var changed = true
-        while changed {
-            changed = false
-            for node in remaining where (edges[node] ?? []).isDisjoint(with: remaining) {
-                remaining.remove(node)
-                changed = true
+        var incoming: [String: [String]] = [:]
+        for (node, targets) in edges {
+            for target in targets where edges[target] != nil { incoming[target, default: []].append(node) }
+        }
+        var outDegree = edges.mapValues { $0.filter { edges[$0] != nil }.count }
+        var queue = outDegree.filter { $0.value == 0 }.map(\.key)
+        while let node = queue.popLast() {
+            remaining.remove(node)
+            for source in incoming[node] ?? [] {
+                outDegree[source, default: 1] -= 1
+                if outDegree[source] == 0 { queue.append(source) }
             }
-            let targets = remaining.reduce(into: Set<String>()) { $0.formUnion((edges[$1] ?? []).intersection(remaining)) }
-            for node in remaining where !targets.contains(node) {
-                remaining.remove(node)
-                changed = true
+        }
+        var inDegree: [String: Int] = [:]
+        for node in remaining { inDegree[node] = (incoming[node] ?? []).filter { remaining.contains($0) }.count }
+        queue = inDegree.filter { $0.value == 0 }.map(\.key)
+        while let node = queue.popLast() {
+            remaining.remove(node)
+            for target in edges[node] ?? [] where remaining.contains(target) {
+                inDegree[target, default: 1] -= 1
+                if inDegree[target] == 0 { queue.append(target) }
             }
         }
         for index in composites.indices where remaining.contains(composites[index].name) {

@@ -97,6 +97,7 @@ enum CodegenFixtures {
         [
             ("foundation-shared.archive", try shared()),
             ("foundation-cycle.archive", try cycle()),
+            ("foundation-chain.archive", try chain()),
             ("foundation-shapes.archive", try shapes()),
             ("foundation-record.archive", try archive(CodegenRecord())),
             ("foundation-dictionaries.archive", try dictionaries()),
@@ -123,6 +124,16 @@ enum CodegenFixtures {
         let grace = CodegenPerson(name: "Grace", age: 85)
         ada.friend = grace
         grace.friend = ada
+        return try archive(ada)
+    }
+
+    /// Ada's friend is Grace, whose friend is Alan: no object shared, but a type that
+    /// holds itself.
+    static func chain() throws -> Data {
+        let ada = CodegenPerson(name: "Ada", age: 36)
+        let grace = CodegenPerson(name: "Grace", age: 85)
+        ada.friend = grace
+        grace.friend = CodegenPerson(name: "Alan", age: 41)
         return try archive(ada)
     }
 

@@ -158,6 +158,17 @@ struct CLISwiftTests {
         #expect(result.stderr.contains("more than 20000 parts"), "\(result.stderr)")
     }
 
+    @Test("hostile files: a message or output, never a crash or a hang", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+          arguments: CLI.corpusFiles(under: "hostile"))
+    func hostile(file: String) throws {
+        for command in [["swift"], ["json", "--expand-nested"], ["dump", "--expand-nested"]] {
+            let result = try CLI.run(command + [CLI.corpusFile(file)], timeout: 30)
+            #expect(!result.timedOut, "\(command[0]) hung")
+            #expect(result.status == 0 || result.status == 1, "\(command[0]) exit \(result.status): \(result.stderr)")
+            if result.status == 1 { #expect(result.stderr.hasPrefix("error: "), "\(command[0]): \(result.stderr)") }
+        }
+    }
+
     // MARK: - --expand-nested
 
     /// A dictionary whose `payload` is an archive written by NSKeyedArchiver and whose

@@ -20,7 +20,10 @@ struct SwiftDeclarations {
         let name: String
         let origin: Origin
         var properties: [Property]
+        /// Whether the archive shares or cycles through its objects (else a class only
+        /// because the type holds itself).
         var isClass: Bool
+        var holdsItself = false
         var isPlain = false
     }
 
@@ -263,7 +266,7 @@ struct SwiftDeclarations {
             }
         }
         for index in composites.indices where remaining.contains(composites[index].name) {
-            composites[index].isClass = true
+            composites[index].holdsItself = true
         }
         for index in unions.indices where remaining.contains(unions[index].name) {
             unions[index].isIndirect = true
@@ -281,7 +284,7 @@ struct SwiftDeclarations {
     /// classes, and anything holding a class or a Foundation type that is not both, are not.
     private mutating func decidePlainness() {
         var plain: [String: Bool] = [:]
-        for composite in composites { plain[composite.name] = !composite.isClass }
+        for composite in composites { plain[composite.name] = !composite.isClass && !composite.holdsItself }
         for union in unions { plain[union.name] = true }
         if usesUnknown { plain["UnknownValue"] = true }
         var changed = true

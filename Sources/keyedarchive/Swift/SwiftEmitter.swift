@@ -97,7 +97,8 @@ struct SwiftEmitter {
         switch composite.origin {
         case .archivedClass(let name, let chain, let instances):
             let count = instances == 1 ? "1 object" : "\(instances) objects"
-            line("/// Archived class \(Self.codeSpan(name)) (\(count) in the archive\(composite.isClass ? Self.identityNote : "")).")
+            let note = composite.isClass ? Self.identityNote : composite.holdsItself ? "; a class, as it holds itself" : ""
+            line("/// Archived class \(Self.codeSpan(name)) (\(count) in the archive\(note)).")
             if name != composite.name { archivedName = name }
             if chain != ["NSObject"] { superclasses = chain }
             if archivedName != nil || superclasses != nil {
@@ -109,7 +110,8 @@ struct SwiftEmitter {
         case .topLevel:
             line("/// The archive's top-level values: its `$top` has no `root` key.")
         }
-        let keyword = composite.isClass ? "final class" : "struct"
+        let isClass = composite.isClass || composite.holdsItself
+        let keyword = isClass ? "final class" : "struct"
         line("\(modifier)\(keyword) \(composite.name): \(conformances.joined(separator: ", ")) {")
         if let archivedName {
             line("    \(modifier)static let archivedClassName = \(Self.literal(archivedName))")
@@ -124,7 +126,7 @@ struct SwiftEmitter {
             }
             line("    \(modifier)var \(SwiftNaming.escaped(property.name)): \(property.type)\(property.isOptional ? "?" : "")")
         }
-        if composite.isClass || access == .public { initializer(composite) }
+        if isClass || access == .public { initializer(composite) }
         if composite.properties.contains(where: { $0.name != $0.key }) {
             line()
             line("    enum CodingKeys: String, CodingKey {")

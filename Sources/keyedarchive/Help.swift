@@ -3,7 +3,7 @@
 enum Help {
     static let toolName = "keyedarchive"
     static let version = "0.1.0"
-    static let abstract = "Inspect, convert and check Apple keyed archives (NSKeyedArchiver files)."
+    static let abstract = "Inspect, convert and check Apple keyed archives (NSKeyedArchiver files), and generate Swift types for them."
 
     /// The tool's own help: its commands and global options.
     static func root(commands: [CommandSpec]) -> String {

@@ -1,7 +1,7 @@
 /// Dispatch: the global options (`--help`, `--version`), `help COMMAND`, and the
 /// subcommands.
 enum Tool {
-    static let commands: [any ToolCommand.Type] = [DumpCommand.self, JsonCommand.self, ConvertCommand.self, VerifyCommand.self]
+    static let commands: [any ToolCommand.Type] = [DumpCommand.self, JsonCommand.self, ConvertCommand.self, VerifyCommand.self, SwiftCommand.self]
 
     static var specs: [CommandSpec] { commands.map { $0.spec } }
 

@@ -16,3 +16,10 @@ extension ArgumentSpec {
 extension OptionSpec {
     static let noColor = OptionSpec.flag("no-color", help: "Do not colour the output (also when NO_COLOR is set; colour is only used on a terminal).")
 }
+
+/// `--expand-nested`, for the commands that show data values (`dump`, `json`).
+extension OptionSpec {
+    static let expandNested = OptionSpec.flag(
+        "expand-nested",
+        help: "Show data that holds a binary or XML property list or a keyed archive opened in place (nested up to 512 levels, within a work limit of 16 bytes parsed per input byte).")
+}

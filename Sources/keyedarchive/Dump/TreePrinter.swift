@@ -23,6 +23,10 @@ struct TreePrinter {
     private var shown: Set<Int> = []
     private var open: Set<Int> = []
     private var out: OutputBuffer
+    /// Opens data values that are property lists (`--expand-nested`); `nil` shows them as bytes.
+    var nested: NestedExpansion?
+    /// How many property lists enclose this one (1 for the input itself).
+    var nestingLevel = 1
 
     init(view: KeyedArchiveView, palette: Palette, maxDepth: Int = 256, output: OutputBuffer) {
         self.view = view
@@ -64,6 +68,7 @@ struct TreePrinter {
             line(depth, "\(label) = \(palette.paint(count(fields.count, "entry"), .dim))")
             for field in fields { print(label: field.key, field.value, depth: depth + 1) }
         default:
+            if case .data(let bytes) = value, expandNested(bytes, heading: "\(label) =", depth: depth) { return }
             line(depth, "\(label) = \(scalar(value))")
         }
     }
@@ -71,7 +76,10 @@ struct TreePrinter {
     private mutating func object(label: String, _ index: Int, depth: Int) {
         guard index < view.objects.count else { return line(depth, "\(label) = <invalid #\(index)>") }
         let object = view.objects[index]
-        if let plain = object.plainValue { return line(depth, "\(label) = \(scalar(plain))") }
+        if let plain = object.plainValue {
+            if case .data(let bytes) = plain, expandNested(bytes, heading: "\(label) =", depth: depth) { return }
+            return line(depth, "\(label) = \(scalar(plain))")
+        }
         let name = object.className ?? "class entry"
         let title = palette.paint(name, .boldCyan) + " " + palette.paint("#\(index)", .dim)
         if open.contains(index) {
@@ -104,6 +112,7 @@ struct TreePrinter {
                 return
             }
         }
+        if case .data(let bytes)? = interpreted, expandNested(bytes, heading: "\(label): \(title) =", depth: depth) { return }
         if let special = interpreted, let text = summary(special) {
             return line(depth, "\(label): \(title) = \(text)")
         }
@@ -167,5 +176,33 @@ struct TreePrinter {
             }
         }
         return result + "\""
+    }
+}
+
+// MARK: - Nested property lists
+
+extension TreePrinter {
+    /// Prints data that holds a property list as a heading and, one level deeper, its
+    /// contents (a keyed archive's top-level entries, or the plain value); false when the
+    /// data is to be shown as bytes. Nested output shares the depth limit of the rest.
+    private mutating func expandNested(_ bytes: Data, heading: String, depth: Int) -> Bool {
+        guard nested != nil, let content = nested?.open(bytes, level: nestingLevel) else { return false }
+        line(depth, "\(heading) \(palette.paint("\(content.kind), \(count(bytes.count, "byte"))", .dim))")
+        switch content {
+        case .propertyList(let tree):
+            nestingLevel += 1
+            print(label: "plist", tree, depth: depth + 1)
+            nestingLevel -= 1
+        case .archive(let inner):
+            // The nested printer takes over the output buffer, then hands it back.
+            var child = TreePrinter(view: inner, palette: palette, maxDepth: maxDepth, output: out)
+            out = OutputBuffer.capturing()
+            child.nested = nested
+            child.nestingLevel = nestingLevel + 1
+            for entry in inner.topLevel { child.print(label: entry.key, entry.value, depth: depth + 1) }
+            out = child.out
+            nested = child.nested
+        }
+        return true
     }
 }

@@ -9,7 +9,8 @@ import KeyedArchive
 /// cycle: a reference back to an object that is still being written becomes
 /// `{"$ref": N, "$cycle": true}`.
 struct ArchiveFlattener {
-    let view: KeyedArchiveView
+    /// The archive being written (a nested one while `--expand-nested` writes it).
+    private(set) var view: KeyedArchiveView
     /// Whether generic objects get a `$class` key.
     let includeClasses: Bool
     /// How deep the graph may nest before the output is refused (protects the stack).
@@ -19,6 +20,10 @@ struct ArchiveFlattener {
     private var budget: Int
     /// The objects on the path being written: reaching one of them again is a cycle.
     private var open: Set<Int> = []
+    /// Opens data values that are property lists (`--expand-nested`); `nil` leaves them as base64.
+    var nested: NestedExpansion?
+    /// How many property lists enclose this one (1 for the input itself).
+    var nestingLevel = 1
 
     /// The most JSON values one document may hold.
     static let maxValues = 5_000_000
@@ -58,6 +63,7 @@ struct ArchiveFlattener {
             for field in fields { entries.append((field.key, try flatten(field.value, depth: depth + 1))) }
             return .sortedObject(entries)
         default:
+            if case .data(let bytes) = value, let expanded = try expandNested(bytes, depth: depth) { return expanded }
             return Self.scalar(value)
         }
     }
@@ -83,7 +89,10 @@ struct ArchiveFlattener {
     private mutating func object(_ index: Int, depth: Int) throws(ToolError) -> JSONValue {
         guard index < view.objects.count else { return .null }
         let object = view.objects[index]
-        if let plain = object.plainValue { return Self.scalar(plain) }
+        if let plain = object.plainValue {
+            if case .data(let bytes) = plain, let expanded = try expandNested(bytes, depth: depth) { return expanded }
+            return Self.scalar(plain)
+        }
         if open.contains(index) {
             return .sortedObject([("$cycle", .bool(true)), ("$ref", .number(String(index)))])
         }
@@ -106,6 +115,47 @@ struct ArchiveFlattener {
         return .sortedObject(entries)
     }
 
+    /// Data that holds a property list, written in its place as `{"$archive": …}` (a keyed
+    /// archive, flattened as the input is) or `{"$plist": …}`; `nil` to write it as base64.
+    /// Nested values share this flattener's value budget and depth limit.
+    private mutating func expandNested(_ bytes: Data, depth: Int) throws(ToolError) -> JSONValue? {
+        guard nested != nil, let content = nested?.open(bytes, level: nestingLevel) else { return nil }
+        switch content {
+        case .propertyList(let tree):
+            nestingLevel += 1
+            let inner: JSONValue = try flatten(tree, depth: depth + 1)
+            nestingLevel -= 1
+            return JSONValue.sortedObject([(key: "$plist", value: inner)])
+        case .archive(let view):
+            let inner: JSONValue = try flattenNested(view, depth: depth)
+            return JSONValue.sortedObject([(key: "$archive", value: inner)])
+        }
+    }
+
+    /// A nested archive: its one top-level value, or an object of them. The flattener
+    /// switches to the nested archive's objects for the time, so that depth and budget
+    /// carry on from the enclosing data value.
+    private mutating func flattenNested(_ inner: KeyedArchiveView, depth: Int) throws(ToolError) -> JSONValue {
+        let outerView = view
+        let outerOpen = open
+        view = inner
+        open = []
+        nestingLevel += 1
+        var result: JSONValue
+        if inner.topLevel.count == 1 {
+            result = try flatten(inner.topLevel[0].value, depth: depth + 1)
+        } else {
+            var entries: [(key: String, value: JSONValue)] = []
+            for entry in inner.topLevel { entries.append((entry.key, try flatten(entry.value, depth: depth + 1))) }
+            result = JSONValue.sortedObject(entries)
+        }
+        // An error ends the whole document, so the outer state needs restoring only here.
+        view = outerView
+        open = outerOpen
+        nestingLevel -= 1
+        return result
+    }
+
     private mutating func foundation(_ value: FoundationValue, depth: Int) throws(ToolError) -> JSONValue {
         switch value {
         case .collection(let items):
@@ -122,7 +172,9 @@ struct ArchiveFlattener {
             }
             return .sortedObject(entries)
         case .string(let text): return .string(text)
-        case .data(let bytes): return .string(bytes.base64EncodedString())
+        case .data(let bytes):
+            if let expanded = try expandNested(bytes, depth: depth) { return expanded }
+            return .string(bytes.base64EncodedString())
         case .date(let seconds):
             return ISODate.string(sinceReferenceDate: seconds).map { .string($0) } ?? .real(seconds)
         case .url(let text), .uuid(let text): return .string(text)

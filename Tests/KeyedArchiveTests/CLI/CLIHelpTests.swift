@@ -17,7 +17,7 @@ struct CLIHelpTests {
         #expect(try CLI.run(["help"]).stdout == result.stdout)
     }
 
-    @Test("help COMMAND and COMMAND --help agree", arguments: ["dump", "json", "convert", "verify"])
+    @Test("help COMMAND and COMMAND --help agree", arguments: ["dump", "json", "convert", "verify", "swift"])
     func commandHelp(command: String) throws {
         let viaHelp = try CLI.run(["help", command])
         let viaFlag = try CLI.run([command, "--help"])

@@ -1,0 +1,84 @@
+import KeyedArchive
+
+/// `keyedarchive swift FILE`: Codable types for the classes an archive holds.
+enum SwiftCommand: ToolCommand {
+    static let spec = CommandSpec(
+        name: "swift",
+        abstract: "Generate Codable Swift types that decode the archive.",
+        discussion: """
+            Prints one Swift file that declares a Codable type for every archived class \
+            reachable from $top: named from $classname (module prefix dropped; Foundation \
+            and AppKit names such as NSColor get an 'Archived' prefix), conforming to \
+            ArchivedClass when the archived name or superclass chain is not the default. \
+            Its properties are the union of the keys of all its instances, sorted by name; \
+            a property is optional when some instance lacks the key or holds nil, and \
+            CodingKeys map names such as 'NS.string', '$0' or 'First key' to Swift \
+            identifiers.
+
+            Types are inferred from the values: NSNumber by its storage (Bool, Int, \
+            Double), NSString String, NSData Data, NSDate Date, NSURL URL, NSUUID UUID, \
+            NSDecimalNumber Decimal, NSArray and NSOrderedSet [T], NSSet Set<T>, \
+            NSDictionary [K: V] (a struct when its string keys hold values of different \
+            types), NSIndexSet IndexSet, NSIndexPath IndexPath, NSMeasurement Measurement, \
+            NSValue CGPoint, CGSize, CGRect or NSRange, NSCountedSet [T: Int] with the \
+            counts, NSAttributedString its String. A class whose objects are shared or \
+            form a cycle becomes a final class, so that decoding keeps one instance per \
+            archived object; every other type is a struct.
+
+            Where one place holds values of several types (a heterogeneous NSArray), \
+            the type is an enum with a case per type. The decoder does not tell \
+            init(from:) the archived class of a value, so the enum tries each case's type \
+            in turn and keeps the first that decodes: objects with the most required \
+            properties first, then Foundation objects, String, URL and UUID, Int, Double, \
+            Bool, Decimal. So an object can read as another class whose required \
+            properties it also has, and while the decoder reads a boolean as the integer \
+            0 or 1, a boolean in a mixed Bool and Int array reads as the Int case. The \
+            generated enum says so in a comment. A value never seen (a key always nil, a \
+            collection always empty or containing itself) has the type UnknownValue, \
+            declared in the file.
+
+            Root is the type of $top's 'root' value, or of the only top-level value; an \
+            archive with several top-level keys and no 'root' gets a struct Root of them \
+            with an init(archive:) that decodes each. The header comment shows the line \
+            that decodes the archive. The output depends only on the archive, so it can \
+            be committed and compared.
+            """,
+        arguments: [.file],
+        options: [
+            .option("root-name", value: "name", help: "The name of the root type (default: Root)."),
+            .option("access", value: "level", choices: SwiftEmitter.Access.allCases.map(\.rawValue),
+                    help: "The access level of the declarations: internal (the default, unwritten) or public."),
+        ]
+    )
+
+    static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
+        let rootName = arguments.value("root-name") ?? "Root"
+        guard SwiftNaming.isIdentifier(rootName), rootName.first?.isLetter == true,
+              !SwiftNaming.reservedTypeNames.contains(rootName) else {
+            throw ToolError("'\(rootName)' cannot be the root type's name: it must be a Swift identifier, not a keyword or a type the generated code uses")
+        }
+        // Validated by the parser against `Access.allCases`.
+        let access = SwiftEmitter.Access(rawValue: arguments.value("access") ?? "internal") ?? .internal
+        let input = try ArchiveInput.read(arguments.positionals[0])
+        var inference = SchemaInference(view: try input.view())
+        let schema: ArchiveSchema
+        do {
+            schema = try inference.infer()
+        } catch {
+            throw ToolError(file: input.name, error.message)
+        }
+        let declarations = SwiftDeclarations(schema: schema, rootName: rootName)
+        let source = input.name == "<stdin>" ? "standard input" : lastComponent(input.name)
+        var emitter = SwiftEmitter(declarations: declarations, access: access, source: source)
+        var out = OutputBuffer()
+        out.append(emitter.emit())
+        out.flush()
+        return ExitStatus.success
+    }
+
+    /// The file name without its folders, so that the output does not depend on where the
+    /// archive was read from.
+    private static func lastComponent(_ path: String) -> String {
+        String(path.split(separator: "/").last ?? Substring(path))
+    }
+}

@@ -1,0 +1,37 @@
+import KeyedArchive
+
+/// What `keyedarchive swift` knows about an archive: the type of each top-level value and
+/// the fields of every archived class reachable from `$top`.
+struct ArchiveSchema {
+    /// The `$top` entries, in file order, with the keys as stored.
+    var top: [(key: String, type: InferredType)]
+    /// The archived classes that become generated types, by `$classname`.
+    var classes: [String: ClassSchema]
+}
+
+/// The fields seen over every instance of one archived class.
+struct ClassSchema {
+    /// `$classname`.
+    let name: String
+    /// `$classes`, most specific first.
+    var chain: [String]
+    var instanceCount = 0
+    /// Each key seen, with the merged type of its values and how many instances hold a
+    /// non-nil value under it.
+    var fields: [String: Field] = [:]
+    /// Whether an instance is reached from two places or from itself: the type must be a
+    /// class, so that the decoded graph keeps one object per archived object.
+    var needsIdentity = false
+
+    struct Field {
+        var type: InferredType
+        var presentCount: Int
+    }
+
+    /// The type of a property: optional when some instance lacks the key or holds nil.
+    func propertyType(_ key: String) -> InferredType {
+        guard let field = fields[key] else { return .optional(.unknown) }
+        if field.presentCount < instanceCount, !field.type.isOptional { return .optional(field.type) }
+        return field.type
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import KeyedArchive
+
+/// Infers an ``ArchiveSchema`` by walking the object graph from `$top`.
+///
+/// Each object is visited once (its type is remembered by index), so the walk costs time
+/// linear in the archive however objects are shared. Foundation's value classes become
+/// the Swift types the decoder reads them as (``FoundationValue`` decides what an object
+/// stands for, as it does for `json` and `dump`); every other class becomes a generated
+/// type whose properties are the union of the keys of its instances. Nesting deeper than
+/// ``ArchiveDecoder/Limits``' default depth is refused: the decoder would refuse it too.
+struct SchemaInference {
+    let view: KeyedArchiveView
+    let maxDepth: Int
+    private var classes: [String: ClassSchema] = [:]
+    private var memo: [Int: InferredType] = [:]
+    /// Objects whose type is being worked out: meeting one again is a cycle.
+    private var open: Set<Int> = []
+
+    init(view: KeyedArchiveView, maxDepth: Int = ArchiveDecoder.Limits().maxDepth) {
+        self.view = view
+        self.maxDepth = maxDepth
+    }
+
+    mutating func infer() throws(ToolError) -> ArchiveSchema {
+        var top: [(key: String, type: InferredType)] = []
+        for entry in view.topLevel {
+            top.append((entry.key, try type(of: entry.value, depth: 0)))
+        }
+        return ArchiveSchema(top: top, classes: classes)
+    }
+
+    private mutating func type(of value: ArchivedValue, depth: Int) throws(ToolError) -> InferredType {
+        guard depth <= maxDepth else {
+            throw ToolError("the object graph is nested more than \(maxDepth) levels deep, more than ArchiveDecoder reads by default (Limits.maxDepth)")
+        }
+        switch value {
+        case .null: return .optional(.unknown)
+        case .string: return .string
+        case .integer: return .int
+        case .unsignedInteger(let number): return number <= UInt64(Int.max) ? .int : .value("UInt64")
+        case .real: return .double
+        case .bool: return .bool
+        case .data: return .value("Data")
+        case .date: return .value("Date")
+        case .array(let items): return .array(try merged(items, depth: depth + 1))
+        case .dictionary(let fields):
+            return .dictionary(key: .string, value: try merged(fields.map(\.value), depth: depth + 1))
+        case .reference(let index): return try object(index, depth: depth)
+        }
+    }
+
+    private mutating func merged(_ values: [ArchivedValue], depth: Int) throws(ToolError) -> InferredType {
+        var result = InferredType.unknown
+        for value in values { result = try Self.checked(result.merged(with: try type(of: value, depth: depth))) }
+        return result
+    }
+
+    /// The most kinds of value one place may hold (enum cases), and the most parts an
+    /// inferred type may have: beyond them the archive is refused rather than walked in
+    /// time that grows faster than its size.
+    static let maxKinds = 256
+    static let maxParts = 20_000
+
+    private static func checked(_ type: InferredType) throws(ToolError) -> InferredType {
+        if case .oneOf(let members) = type.unwrapped, members.count > maxKinds {
+            throw ToolError("one place in the archive holds values of more than \(maxKinds) different types")
+        }
+        if type.partCount(limit: maxParts + 1) > maxParts {
+            throw ToolError("the types inferred for the archive's dictionaries have more than \(maxParts) parts (dictionaries shared at every level?)")
+        }
+        return type
+    }
+
+    private mutating func object(_ index: Int, depth: Int) throws(ToolError) -> InferredType {
+        guard index < view.objects.count else { return .unknown }
+        let object = view.objects[index]
+        if let plain = object.plainValue { return try type(of: plain, depth: depth) }
+        if let known = memo[index] {
+            if case .object(let name) = known { classes[name]?.needsIdentity = true }
+            return known
+        }
+        if open.contains(index) {
+            // A cycle. An archived class is a generated class type; a Foundation
+            // collection that contains itself has no Swift value type (the decoder refuses
+            // such cycles), so its inner place stays unknown.
+            guard let name = object.className, FoundationMapping.isGenerated(object, in: view) else { return .unknown }
+            classes[name]?.needsIdentity = true
+            return .object(name)
+        }
+        open.insert(index)
+        defer { open.remove(index) }
+        let result = try classify(object, depth: depth)
+        memo[index] = result
+        return result
+    }
+
+    private mutating func classify(_ object: ArchivedObject, depth: Int) throws(ToolError) -> InferredType {
+        guard let className = object.className else { return .unknown }  // a class entry used as a value
+        if let special = FoundationValue.interpret(object, in: view) {
+            switch special {
+            case .collection(let items):
+                let element = try merged(items, depth: depth + 1)
+                return FoundationValue.orderedSetClasses.contains(className) || !className.hasSuffix("Set")
+                    ? .array(element) : .set(element)
+            case .dictionary(let keys, let values):
+                return try dictionary(keys: keys, values: values, depth: depth + 1)
+            case .string: return .string
+            case .data: return .value("Data")
+            case .date: return .value("Date")
+            case .url: return .value("URL")
+            case .uuid: return .value("UUID")
+            case .decimal: return .value("Decimal")
+            case .null: return .optional(.unknown)
+            }
+        }
+        switch FoundationMapping.kind(of: object, in: view) {
+        case .value(let swiftType)?:
+            return .value(swiftType)
+        case .countedSet(let items)?:
+            return .dictionary(key: try merged(items, depth: depth + 1), value: .int)
+        case nil:
+            break
+        }
+        var schema = classes[className] ?? ClassSchema(name: className, chain: object.classes)
+        schema.instanceCount += 1
+        classes[className] = schema
+        for field in object.fields {
+            let fieldType = try type(of: field.value, depth: depth + 1)
+            // Read again: the walk below may have added to this class's schema.
+            var current = classes[className]?.fields[field.key] ?? ClassSchema.Field(type: .unknown, presentCount: 0)
+            current.type = try Self.checked(current.type.merged(with: fieldType))
+            if !fieldType.isOptional { current.presentCount += 1 }
+            classes[className]?.fields[field.key] = current
+        }
+        return .object(className)
+    }
+
+    /// `[K: V]`, or a record when every key is a string and the values differ in type.
+    private mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(ToolError) -> InferredType {
+        let keyType = try merged(keys, depth: depth)
+        var valueTypes: [InferredType] = []
+        for value in values { valueTypes.append(try type(of: value, depth: depth)) }
+        var valueType = InferredType.unknown
+        for type in valueTypes { valueType = try Self.checked(valueType.merged(with: type)) }
+        guard case .oneOf = valueType.unwrapped, keyType == .string else {
+            return .dictionary(key: keyType, value: valueType)
+        }
+        var fields: [String: InferredType.RecordField] = [:]
+        for (key, type) in zip(keys, valueTypes) {
+            guard let name = FoundationValue.string(key, in: view) else { return .dictionary(key: keyType, value: valueType) }
+            fields[name] = InferredType.RecordField(key: name, type: type.unwrapped, isOptional: type.isOptional)
+        }
+        return try Self.checked(.record(fields.values.sorted { $0.key < $1.key }))
+    }
+}
+
+/// Foundation classes the decoder reads as Swift value types beyond those
+/// ``FoundationValue`` shows (IndexSet, Measurement, NSValue's geometry…), and whether an
+/// object becomes a generated type.
+enum FoundationMapping {
+    enum Kind {
+        /// A Swift type spelled as written.
+        case value(String)
+        /// NSCountedSet: its distinct objects, read with their counts as `[T: Int]`.
+        case countedSet([ArchivedValue])
+    }
+
+    static func kind(of object: ArchivedObject, in view: KeyedArchiveView) -> Kind? {
+        switch object.className {
+        case "NSIndexSet", "NSMutableIndexSet": return .value("IndexSet")
+        case "NSIndexPath": return .value("IndexPath")
+        case "NSAttributedString", "NSMutableAttributedString": return .value("String")
+        case "NSTimeZone": return .value("TimeZone")
+        case "NSLocale": return .value("Locale")
+        case "NSMeasurement":
+            var unit = "Dimension"
+            if case .reference(let index)? = object["NS.unit"], index < view.objects.count,
+               let name = view.objects[index].className, name.hasPrefix("NSUnit"), name.count > 6 {
+                unit = String(name.dropFirst(2))
+            }
+            return .value("Measurement<\(unit)>")
+        case "NSValue":
+            // NS.special: which C struct the value holds (Foundation's NSValue coding).
+            switch FoundationValue.number(object["NS.special"], in: view) {
+            case 1?: return .value("CGPoint")
+            case 2?: return .value("CGSize")
+            case 3?: return .value("CGRect")
+            case 4?: return .value("NSRange")
+            default: return nil
+            }
+        case "NSCountedSet":
+            var items: [ArchivedValue] = []
+            for field in object.fields where field.key.hasPrefix("NS.object") && Int(field.key.dropFirst(9)) != nil {
+                items.append(field.value)
+            }
+            return .countedSet(items)
+        default:
+            return nil
+        }
+    }
+
+    /// Whether `object` becomes a generated type (it is no Foundation value).
+    static func isGenerated(_ object: ArchivedObject, in view: KeyedArchiveView) -> Bool {
+        object.className != nil && FoundationValue.interpret(object, in: view) == nil && kind(of: object, in: view) == nil
+    }
+}

@@ -17,20 +17,9 @@ WORK="$ROOT/.build/codegen-check"
 CORPUS="$ROOT/../shared/corpus/apple"
 START=$(date +%s)
 
-# Archives the library cannot decode (yet), each with the reason. Temporary: the
-# Foundation value-type layouts (issue 11) are being added; remove an entry when its
-# file decodes (this script then fails until it is removed).
+# Archives typed decoding refuses by design, each with the reason; each must still fail
+# (a stale entry is reported), so this list stays true.
 EXPECTED_FAILURES=(
-  "apple/corelibs/NSKeyedUnarchiver-ConcreteValueTest.plist|NSValue with \$0/\$1 fields: keys that begin with \$ do not decode yet (issue 11, point 3)"
-  "apple/corelibs/NSKeyedUnarchiver-ComplexTest.plist|an NSDictionary inside an enum case: the decoder reports a false cycle for a Dictionary read through singleValueContainer() (issue 11, point 2)"
-  "apple/corelibs/NSKeyedUnarchiver-RangeTest.plist|NSValue as NSRange: layout not implemented yet (issue 11, point 7)"
-  "apple/corelibs/NSKeyedUnarchiver-RectTest.plist|NSValue as CGRect: layout not implemented yet (issue 11, point 7)"
-  "apple/macos/NSCountedSet-NumbersAppearingSeveralTimes.archive|NSCountedSet as [T: Int]: layout not implemented yet (issue 11, point 4)"
-  "apple/macos/NSIndexPath-ManyIndices.archive|NSIndexPath as IndexPath: layout not implemented yet (issue 11, point 4)"
-  "apple/macos/NSIndexSet-ManyRanges.archive|NSIndexSet as IndexSet: layout not implemented yet (issue 11, point 4)"
-  "apple/macos/NSMeasurement-Length.archive|NSMeasurement as Measurement<UnitLength>: layout not implemented yet (issue 11, point 7)"
-  "apple/macos/NSMutableIndexSet-OneRange.archive|NSMutableIndexSet as IndexSet: layout not implemented yet (issue 11, point 4)"
-  "apple/nskeyedunarchiver-rs/NSMutableAttributedString.plist|NSAttributedString as String: layout not implemented yet (issue 11, point 7)"
   "apple/nskeyedunarchiver-rs/circularReference.plist|an array that contains itself: typed decoding refuses cycles by design (corpus README)"
   "foundation/foundation-cycle.archive|two objects that refer to each other: typed decoding refuses cycles by design"
 )

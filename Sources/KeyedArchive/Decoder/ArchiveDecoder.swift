@@ -190,7 +190,7 @@ open class ArchiveDecoder: @unchecked Sendable {
             let keys = session.document.topEntries.map { "'\($0.key)'" }.joined(separator: ", ")
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [],
-                debugDescription: "The archive has no top-level key '\(key)' (its $top keys: \(keys.isEmpty ? "none" : keys)).",
+                debugDescription: "The archive has no top-level key '\(key)' (its $top keys: \(keys.isEmpty ? "none" : keys))",
                 underlyingError: KeyedArchiveError("no top-level key '\(key)'", key: key)))
         }
         return try session.decode(T.self, at: entry.ref, path: key == "root" ? .root : .root.appending(ArchiveCodingKey(stringValue: key)))

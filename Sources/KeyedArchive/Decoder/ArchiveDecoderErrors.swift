@@ -8,19 +8,19 @@ extension _ArchiveDecoder {
     func typeMismatch(_ type: Any.Type, found object: BinaryPropertyList.Object, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
         DecodingError.typeMismatch(type, DecodingError.Context(
             codingPath: path.path,
-            debugDescription: "Expected \(type) but found \(describe(object, in: slot)) at \(place(slot, path))."))
+            debugDescription: "Expected \(type) but found \(describe(object, in: slot)) at \(place(slot, path))"))
     }
 
     @inline(never)
     func valueNotFound(_ type: Any.Type, at path: CodingPathNode) -> DecodingError {
         DecodingError.valueNotFound(type, DecodingError.Context(
-            codingPath: path.path, debugDescription: "Expected \(type) but found nil\(pathSuffix(path))."))
+            codingPath: path.path, debugDescription: "Expected \(type) but found nil\(pathSuffix(path))"))
     }
 
     @inline(never)
     func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String, underlying: (any Error)? = nil) -> DecodingError {
         DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: path.path, debugDescription: "\(sentence(message)) (at \(place(slot, path))).",
+            codingPath: path.path, debugDescription: "\(sentence(message)) (at \(place(slot, path)))",
             underlyingError: underlying ?? KeyedArchiveError(message, objectIndex: slot.objectIndex, key: path.lastKeyName)))
     }
 

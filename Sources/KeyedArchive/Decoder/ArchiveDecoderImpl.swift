@@ -310,7 +310,7 @@ final class _ArchiveDecoder: Decoder {
     func cast<T>(_ value: Any, to type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
         guard let typed = value as? T else {
             throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-                codingPath: path().path, debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)."))
+                codingPath: path().path, debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)"))
         }
         return typed
     }
@@ -323,7 +323,7 @@ final class _ArchiveDecoder: Decoder {
         guard state.registry.accepts(chain.name, for: type) else {
             throw DecodingError.typeMismatch(type, DecodingError.Context(
                 codingPath: path.path,
-                debugDescription: "Object \(uid) is archived as class '\(chain.name)', which does not match \(type) (strict class-name checking; register an alias with ArchiveDecoder.setType(_:forClassName:))."))
+                debugDescription: "Object \(uid) is archived as class '\(chain.name)', which does not match \(type) (strict class-name checking; register an alias with ArchiveDecoder.setType(_:forClassName:))"))
         }
     }
 }

@@ -156,7 +156,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let path = path.dotted
         return DecodingError.keyNotFound(key, DecodingError.Context(
             codingPath: self.path.path,
-            debugDescription: "No value for key '\(key.stringValue)' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))."))
+            debugDescription: "No value for key '\(key.stringValue)' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))"))
     }
 
     /// Up to `limit` of the object's key names, unescaped, in stored order.

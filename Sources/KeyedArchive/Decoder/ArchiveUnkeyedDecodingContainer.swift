@@ -102,7 +102,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, DecodingError.Context(
                 codingPath: path.appending(index: currentIndex).path,
-                debugDescription: "Unkeyed container of object \(uid) is at its end (\(count ?? 0) elements)."))
+                debugDescription: "Unkeyed container of object \(uid) is at its end (\(count ?? 0) elements)"))
         }
         do {
             switch elements {

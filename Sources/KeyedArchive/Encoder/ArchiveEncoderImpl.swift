@@ -72,7 +72,7 @@ final class _ArchiveEncoder: Encoder {
         guard table.instancesInProgress.insert(id).inserted else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: path().path,
-                debugDescription: "Reference cycle: an instance of \(type(of: value)) contains itself; keyed archives written by ArchiveEncoder cannot hold cycles."))
+                debugDescription: "Reference cycle: an instance of \(type(of: value)) contains itself; keyed archives written by ArchiveEncoder cannot hold cycles"))
         }
         table.retainedInstances.append(object)
         let uid = try boxComposite(value, at: path())

@@ -29,7 +29,7 @@ extension Calendar: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         guard let name = ArchivedCalendarIdentifier.name(of: identifier) else {
             throw EncodingError.invalidValue(self, EncodingError.Context(
-                codingPath: path().path, debugDescription: "The calendar \(identifier) has no NSCalendar identifier this version knows."))
+                codingPath: path().path, debugDescription: "The calendar \(identifier) has no NSCalendar identifier this version knows"))
         }
         let localeUID = try locale.map { try $0._archiveEncode(with: encoder, at: path()) }
         let zoneUID = try timeZone._archiveEncode(with: encoder, at: path())

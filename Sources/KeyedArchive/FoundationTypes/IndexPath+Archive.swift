@@ -9,7 +9,7 @@ extension IndexPath: _ArchiveSpecialEncodable {
         let indexes = Array(self)
         guard indexes.allSatisfy({ $0 >= 0 }) else {
             throw EncodingError.invalidValue(self, EncodingError.Context(
-                codingPath: path().path, debugDescription: "NSIndexPath holds unsigned indexes; \(self) has a negative one."))
+                codingPath: path().path, debugDescription: "NSIndexPath holds unsigned indexes; \(self) has a negative one"))
         }
         return encoder.foundationObject(.indexPath) { fields in
             fields.integer("NSIndexPathLength", indexes.count)

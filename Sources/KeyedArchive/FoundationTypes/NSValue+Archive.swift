@@ -34,7 +34,7 @@ extension _ArchiveDecoder {
             let what = found.map { ArchivedValueKind(rawValue: $0).map { "an NSValue holding a \($0)" } ?? "an NSValue of kind \($0)" }
                 ?? "an NSValue without NS.special"
             throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-                codingPath: path.path, debugDescription: "Expected \(T.self) but found \(what) at \(place(slot, path))."))
+                codingPath: path.path, debugDescription: "Expected \(T.self) but found \(what) at \(place(slot, path))"))
         }
         return fields
     }

@@ -54,7 +54,7 @@ enum ArchivedUnit {
         }
         throw EncodingError.invalidValue(unit, EncodingError.Context(
             codingPath: path.path,
-            debugDescription: "The unit '\(unit.symbol)' uses a \(names.name), which NSKeyedArchiver's layout cannot describe; only linear and reciprocal converters can be archived."))
+            debugDescription: "The unit '\(unit.symbol)' uses a \(names.name), which NSKeyedArchiver's layout cannot describe; only linear and reciprocal converters can be archived"))
     }
 
     // MARK: Reading

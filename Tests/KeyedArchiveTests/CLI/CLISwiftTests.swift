@@ -101,7 +101,7 @@ struct CLISwiftTests {
         #expect(code.contains("//     let root = try Root(archive: data)"))
         #expect(code.contains("struct Root: Codable, Hashable, Sendable {\n    var tag: String\n    var first: CodegenPerson\n"))
         #expect(code.contains("case tag = \"$tag\""))
-        #expect(code.contains("tag: try decoder.decode(String.self, forKey: \"$$tag\", from: data)"))
+        #expect(code.contains("tag: try decoder.decode(String.self, forKey: \"$tag\", from: data)"))  // topLevelKeys are unescaped
         let one = try generate("foundation-one-key.archive")
         #expect(one.contains("typealias Root = [String]"))
         #expect(one.contains("decode(Root.self, forKey: \"names\", from: data)"))

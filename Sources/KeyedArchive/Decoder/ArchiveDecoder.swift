@@ -46,6 +46,12 @@ open class ArchiveDecoder: @unchecked Sendable {
     private var _limits = Limits()
     private var _registry = ArchiveClassRegistry()
     private var _classNameChecking = ClassNameChecking.none
+    private var _options = ArchiveDecodingOptions()
+
+    /// Reads or changes the strategies under the lock (see ArchiveDecoder+Strategies.swift).
+    func withOptions<R>(_ body: (inout ArchiveDecodingOptions) -> R) -> R {
+        lock.withLock { body(&_options) }
+    }
 
     /// Contextual information handed to every `init(from:)` as `decoder.userInfo`.
     open var userInfo: [CodingUserInfoKey: any Sendable] {
@@ -124,7 +130,9 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// let one = try ArchiveDecoder().decode(Person.self, forKey: "personOne", from: data)
     /// ```
     open func decode<T: Decodable>(_ type: T.Type, forKey key: String, from data: Data) throws -> T {
-        let (userInfo, limits, registry, checking) = lock.withLock { (_userInfo, _limits, _registry, _classNameChecking) }
+        let (userInfo, limits, registry, checking, options) = lock.withLock {
+            (_userInfo, _limits, _registry, _classNameChecking, _options.snapshot())
+        }
         let document = try Self.open(data, maxDepth: limits.maxDepth)
         guard let entry = document.top.first(where: { $0.key == key }) else {
             let keys = document.top.map { "'\($0.key)'" }.joined(separator: ", ")
@@ -137,6 +145,7 @@ open class ArchiveDecoder: @unchecked Sendable {
             ?? data.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
         let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: maxVisits,
                                          registry: registry, strictClassNames: checking == .strict)
+        state.options = options
         let path = key == "root" ? CodingPathNode.root : .root.appending(ArchiveCodingKey(stringValue: key))
         let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(entry.uid), path: path)
         return try decoder.unbox(T.self, from: .uid(entry.uid), at: path)

@@ -23,6 +23,8 @@ final class ArchiveDecodingState {
     let registry: ArchiveClassRegistry
     /// Whether an object's `$classname` must match the type it is decoded as.
     let strictClassNames: Bool
+    /// The strategies of the `decode` call (see ArchiveDecoder+Strategies.swift).
+    var options = ArchiveDecodingOptions()
     @exclusivity(unchecked) var remainingObjects: Int
     @exclusivity(unchecked) var depth = 0
     /// UIDs whose value is being decoded right now; meeting one again is a cycle.
@@ -285,6 +287,7 @@ final class _ArchiveDecoder: Decoder {
 
     func unboxDouble(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Double {
         let object = try self.object(in: slot, expecting: Double.self, at: path())
+        if state.options.checksFloats, let special = try nonConformingFloat(object, slot: slot, at: path()) { return special }
         switch object {
         case .real(let d): return d
         case .float(let f): return Double(f)
@@ -302,6 +305,7 @@ final class _ArchiveDecoder: Decoder {
 
     func unboxFloat(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Float {
         let object = try self.object(in: slot, expecting: Float.self, at: path())
+        if state.options.checksFloats, let special = try nonConformingFloat(object, slot: slot, at: path()) { return Float(special) }
         switch object {
         case .float(let f): return f
         case .real(let d):

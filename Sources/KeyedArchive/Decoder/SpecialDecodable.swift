@@ -93,13 +93,15 @@ extension _ArchiveDecoder {
 
 extension Data: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Data {
-        try decoder.unboxData(from: slot, at: path())
+        if !decoder.state.options.readsNSData { return try decoder.decodeDataWithStrategy(from: slot, at: path()) }
+        return try decoder.unboxData(from: slot, at: path())
     }
 }
 
 extension Date: _ArchiveSpecialDecodable {
     /// NSDate's `{NS.time}`, or a plist date.
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Date {
+        if !decoder.state.options.readsNSDate { return try decoder.decodeDateWithStrategy(from: slot, at: path()) }
         let path = path()
         let object = try decoder.object(in: slot, expecting: Date.self, at: path)
         return try decoder.reading(slot, path) {

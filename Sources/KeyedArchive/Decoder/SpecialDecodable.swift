@@ -101,9 +101,9 @@ extension Data: _ArchiveSpecialDecodable {
 extension Date: _ArchiveSpecialDecodable {
     /// NSDate's `{NS.time}`, or a plist date.
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Date {
-        if !decoder.state.options.readsNSDate { return try decoder.decodeDateWithStrategy(from: slot, at: path()) }
         let path = path()
         let object = try decoder.object(in: slot, expecting: Date.self, at: path)
+        if let date = try decoder.dateWithStrategy(from: slot, at: path) { return date }
         return try decoder.reading(slot, path) {
             switch object {
             case .date(let seconds):

@@ -7,7 +7,8 @@ extension Decoder {
     ///
     /// With it a type can decide how to decode by the class the archive names, as
     /// `NSKeyedUnarchiver` does: for example an enum over the classes of a heterogeneous
-    /// `NSArray`.
+    /// `NSArray`. Foundation names a Swift class with its module (`MyApp.Circle`) unless it
+    /// is declared `@objc(Circle)`; Objective-C classes have plain names.
     ///
     /// ```swift
     /// enum Shape: Decodable {
@@ -19,8 +20,8 @@ extension Decoder {
     ///     init(from decoder: any Decoder) throws {
     ///         let fields = try decoder.container(keyedBy: Keys.self)
     ///         switch decoder.archivedClassNames?.first {
-    ///         case "Circle": self = .circle(radius: try fields.decode(Double.self, forKey: .radius))
-    ///         case "Square": self = .square(side: try fields.decode(Double.self, forKey: .side))
+    ///         case "Circle", "MyApp.Circle": self = .circle(radius: try fields.decode(Double.self, forKey: .radius))
+    ///         case "Square", "MyApp.Square": self = .square(side: try fields.decode(Double.self, forKey: .side))
     ///         default:
     ///             throw DecodingError.dataCorrupted(DecodingError.Context(
     ///                 codingPath: decoder.codingPath, debugDescription: "not a shape"))

@@ -45,8 +45,9 @@ extension ArchiveDecoder {
     /// How archive keys are matched to coding keys; `JSONDecoder.KeyDecodingStrategy`'s cases.
     ///
     /// Applies to the keys of every keyed container (objects' fields and keyed
-    /// dictionaries), never to Foundation layouts' keys nor to the keys of a decoded
-    /// `Dictionary` (as in JSONDecoder).
+    /// dictionaries), never to Foundation layouts' keys, to the keys of a decoded
+    /// `Dictionary` (as in JSONDecoder), nor to the `NSCoder`-style keys an
+    /// ``ArchiveCoding`` class reads.
     ///
     /// ```swift
     /// decoder.keyDecodingStrategy = .convertFromSnakeCase   // my_url_property matches myUrlProperty

@@ -76,8 +76,9 @@ extension ArchiveEncoder {
     /// How coding keys become archive keys; `JSONEncoder.KeyEncodingStrategy`'s cases.
     ///
     /// Applies to the keys of every keyed container, at every depth, never to the keys of
-    /// Foundation layouts (`NS.time`, `NS.objects`, `$class`…) nor to the keys of a
-    /// `Dictionary` (as in JSONEncoder).
+    /// Foundation layouts (`NS.time`, `NS.objects`, `$class`…), to the keys of a
+    /// `Dictionary` (as in JSONEncoder), nor to the `NSCoder`-style keys an
+    /// ``ArchiveCoding`` class writes (they are chosen by hand for `NSCoding` readers).
     ///
     /// ```swift
     /// encoder.keyEncodingStrategy = .convertToSnakeCase   // myURLProperty → my_url_property

@@ -15,7 +15,8 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     @inline(__always)
     private func put(_ value: ObjectBox.Value, forKey key: Key) {
-        let name = encoder.options.convertsKeys ? encoder.convertedKey(key, at: path) : key.stringValue
+        let name = encoder.options.convertsKeys && Key.self != ArchiveCodingKey.self
+            ? encoder.convertedKey(key, at: path) : key.stringValue
         if box.kind == .fields {
             box.fields.append(ObjectBox.Field(key: encoder.table.keyID(name), value: value))
         } else {

@@ -207,3 +207,21 @@ struct KeyStrategyTests {
         #expect(try decoder.decode(Lookup.self, from: data).sum == (0..<20_000).reduce(0, +))
     }
 }
+
+@Suite("Options: key strategies leave NSCoder-style keys alone")
+struct KeyStrategyNSCoderKeysTests {
+    @Test("an ArchiveCoding class keeps its hand-written keys under snake case, both directions")
+    func archiveCodingKeysKept() throws {
+        struct Holder: Codable { var mainAccount: Account }
+        let encoder = ArchiveEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        let data = try encoder.encode(Holder(mainAccount: SavingsAccount(owner: "ada", balance: 7, rate: 0.5)))
+        // The struct's own key is converted; the class's NSCoder-style keys are not.
+        let tree = try ArchiveDecoder().decode(KeyTree.self, from: data)
+        #expect(tree == .keyed(["main_account": .keyed(["owner": .leaf, "balance": .leaf, "rate": .leaf])]), "\(tree)")
+        let decoder = ArchiveDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        let back = try decoder.decode(Holder.self, from: data)
+        #expect(back.mainAccount.owner == "ada" && back.mainAccount.balance == 7)
+    }
+}

@@ -80,18 +80,30 @@ extension ArchiveDecoder {
     }
 
     /// How dates are read; see ``DateDecodingStrategy``. Default: ``DateDecodingStrategy/nsDate``.
+    ///
+    /// ```swift
+    /// decoder.dateDecodingStrategy = .secondsSince1970
+    /// ```
     public var dateDecodingStrategy: DateDecodingStrategy {
         get { withOptions { $0.date } }
         set { withOptions { $0.date = newValue } }
     }
 
     /// How data is read; see ``DataDecodingStrategy``. Default: ``DataDecodingStrategy/nsData``.
+    ///
+    /// ```swift
+    /// decoder.dataDecodingStrategy = .base64
+    /// ```
     public var dataDecodingStrategy: DataDecodingStrategy {
         get { withOptions { $0.data } }
         set { withOptions { $0.data = newValue } }
     }
 
     /// How keys are matched; see ``KeyDecodingStrategy``. Default: ``KeyDecodingStrategy/useDefaultKeys``.
+    ///
+    /// ```swift
+    /// decoder.keyDecodingStrategy = .convertFromSnakeCase
+    /// ```
     public var keyDecodingStrategy: KeyDecodingStrategy {
         get { withOptions { $0.keys } }
         set { withOptions { $0.keys = newValue } }
@@ -99,6 +111,10 @@ extension ArchiveDecoder {
 
     /// How NaN and infinities are read; see ``NonConformingFloatDecodingStrategy``.
     /// Default: ``NonConformingFloatDecodingStrategy/allow``.
+    ///
+    /// ```swift
+    /// decoder.nonConformingFloatDecodingStrategy = .throw
+    /// ```
     public var nonConformingFloatDecodingStrategy: NonConformingFloatDecodingStrategy {
         get { withOptions { $0.floats } }
         set { withOptions { $0.floats = newValue } }

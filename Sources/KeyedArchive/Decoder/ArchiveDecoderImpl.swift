@@ -24,7 +24,7 @@ final class ArchiveDecodingState {
     /// Whether an object's `$classname` must match the type it is decoded as.
     let strictClassNames: Bool
     /// The strategies of the `decode` call (see ArchiveDecoder+Strategies.swift).
-    var options = ArchiveDecodingOptions()
+    @exclusivity(unchecked) var options = ArchiveDecodingOptions()
     @exclusivity(unchecked) var remainingObjects: Int
     @exclusivity(unchecked) var depth = 0
     /// UIDs whose value is being decoded right now; meeting one again is a cycle.

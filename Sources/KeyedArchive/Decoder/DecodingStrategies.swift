@@ -68,6 +68,7 @@ extension _ArchiveDecoder {
     /// Under `.throw` or `.convertFromString` (only called then): the value a string
     /// stands for, a thrown error for a NaN or infinite real under `.throw`, or nil to read
     /// `object` as usual.
+    @inline(never)
     func nonConformingFloat(_ object: BinaryPropertyList.Object, slot: ArchiveSlot, at path: CodingPathNode) throws -> Double? {
         switch state.options.floats {
         case .allow:
@@ -109,6 +110,7 @@ final class ConvertedKeyTable {
 
 extension ArchiveKeyedDecodingContainer {
     /// The slot whose converted archive key is `name` (key strategies other than `.useDefaultKeys`).
+    @inline(never)
     func findConverted(_ name: String) throws -> ArchiveSlot? {
         let values: BinaryPropertyList.RefList
         switch layout {

@@ -111,24 +111,40 @@ extension ArchiveEncoder {
     }
 
     /// Human-readable output and key order; see ``OutputFormatting``. Default: none.
+    ///
+    /// ```swift
+    /// encoder.outputFormatting = .prettyPrinted
+    /// ```
     public var outputFormatting: OutputFormatting {
         get { withOptions { $0.formatting } }
         set { withOptions { $0.formatting = newValue } }
     }
 
     /// How dates are written; see ``DateEncodingStrategy``. Default: ``DateEncodingStrategy/nsDate``.
+    ///
+    /// ```swift
+    /// encoder.dateEncodingStrategy = .secondsSince1970
+    /// ```
     public var dateEncodingStrategy: DateEncodingStrategy {
         get { withOptions { $0.date } }
         set { withOptions { $0.date = newValue } }
     }
 
     /// How data is written; see ``DataEncodingStrategy``. Default: ``DataEncodingStrategy/nsData``.
+    ///
+    /// ```swift
+    /// encoder.dataEncodingStrategy = .base64
+    /// ```
     public var dataEncodingStrategy: DataEncodingStrategy {
         get { withOptions { $0.data } }
         set { withOptions { $0.data = newValue } }
     }
 
     /// How coding keys are written; see ``KeyEncodingStrategy``. Default: ``KeyEncodingStrategy/useDefaultKeys``.
+    ///
+    /// ```swift
+    /// encoder.keyEncodingStrategy = .convertToSnakeCase
+    /// ```
     public var keyEncodingStrategy: KeyEncodingStrategy {
         get { withOptions { $0.keys } }
         set { withOptions { $0.keys = newValue } }
@@ -136,6 +152,10 @@ extension ArchiveEncoder {
 
     /// How NaN and infinities are written; see ``NonConformingFloatEncodingStrategy``.
     /// Default: ``NonConformingFloatEncodingStrategy/allow``.
+    ///
+    /// ```swift
+    /// encoder.nonConformingFloatEncodingStrategy = .throw
+    /// ```
     public var nonConformingFloatEncodingStrategy: NonConformingFloatEncodingStrategy {
         get { withOptions { $0.floats } }
         set { withOptions { $0.floats = newValue } }

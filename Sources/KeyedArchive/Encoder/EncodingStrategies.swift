@@ -1,10 +1,12 @@
 import Foundation
 
 // Applying the encoder's non-default strategies. The default paths (NSDate, NSData, keys as
-// written, reals as they are) never come here: each call site tests one precomputed flag.
+// written, reals as they are) never come here: each call site tests one precomputed flag,
+// and these functions are kept out of line so the hot paths stay as small as before.
 
 extension _ArchiveEncoder {
     /// The archive key for `key` under the key strategy (not called for `.useDefaultKeys`).
+    @inline(never)
     func convertedKey(_ key: some CodingKey, at path: CodingPathNode) -> String {
         switch options.keys {
         case .useDefaultKeys:
@@ -22,6 +24,7 @@ extension _ArchiveEncoder {
     }
 
     /// A `Date` under a strategy other than `.nsDate`.
+    @inline(never)
     func encodeDateWithStrategy(_ date: Date, at path: CodingPathNode) throws -> Int32 {
         switch options.date {
         case .nsDate, .deferredToDate:
@@ -40,6 +43,7 @@ extension _ArchiveEncoder {
     }
 
     /// `Data` under a strategy other than `.nsData`.
+    @inline(never)
     func encodeDataWithStrategy(_ data: Data, at path: CodingPathNode) throws -> Int32 {
         switch options.data {
         case .nsData, .deferredToData:
@@ -64,6 +68,7 @@ extension _ArchiveEncoder {
 
     /// The stored form of a NaN or infinity under `.throw` or `.convertToString` (only
     /// called for non-finite values when the strategy is not `.allow`).
+    @inline(never)
     func nonConformingFloat<F: BinaryFloatingPoint>(_ value: F, at path: @autoclosure () -> CodingPathNode) throws -> ObjectBox.Value {
         switch options.floats {
         case .allow:

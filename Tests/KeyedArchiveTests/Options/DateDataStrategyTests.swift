@@ -76,6 +76,27 @@ struct DateDataStrategyTests {
         }
     }
 
+    @Test("inside an archived struct, Foundation finds each strategy's value under the field's key", arguments: dateRows)
+    func dateFieldForFoundation(row: DateRow) throws {
+        struct Stamped: Encodable { var when: Date; var blob: Data }
+        let encoder = ArchiveEncoder()
+        encoder.dateEncodingStrategy = row.encoding
+        encoder.dataEncodingStrategy = .base64
+        encoder.setClassName("Probe", for: Stamped.self)
+        let fields = try foundationFields(of: Stamped(when: row.date, blob: Self.bytes), encoder: encoder)
+        #expect(fields["blob"] as? String == Self.bytes.base64EncodedString())
+        guard let strategy = row.json else {
+            #expect(fields["when"] as? Date == row.date)
+            return
+        }
+        let json = try Self.jsonValue(row.date) { $0.dateEncodingStrategy = strategy }
+        if let text = json as? String {
+            #expect(fields["when"] as? String == text)
+        } else {
+            #expect((fields["when"] as? NSNumber)?.doubleValue == (json as? NSNumber)?.doubleValue)
+        }
+    }
+
     struct Dated: Codable, Equatable {
         var when: Date
         var list: [Date]

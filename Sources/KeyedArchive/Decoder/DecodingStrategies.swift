@@ -4,16 +4,8 @@ import Foundation
 // stored, reals as they are) never come here: each call site tests one precomputed flag.
 
 extension _ArchiveDecoder {
-    /// A `Date` under a strategy other than `.nsDate`; nil under `.nsDate`. (Shaped as an
-    /// optional so the call site has no early return of its own: that form crashes the
-    /// Swift 6.3 optimizer in `Date._archiveDecode`.)
-    @inline(__always)
-    func dateWithStrategy(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Date? {
-        if state.options.readsNSDate { return nil }
-        return try decodeDateWithStrategy(from: slot, at: path)
-    }
-
-    /// A `Date` under a strategy other than `.nsDate`.
+    /// A `Date` under a strategy other than `.nsDate`. (Called after the object is read:
+    /// an early return before that crashes the Swift 6.3 optimizer in `Date._archiveDecode`.)
     @inline(never)
     func decodeDateWithStrategy(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Date {
         switch state.options.date {

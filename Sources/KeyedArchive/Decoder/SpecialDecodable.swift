@@ -103,7 +103,7 @@ extension Date: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Date {
         let path = path()
         let object = try decoder.object(in: slot, expecting: Date.self, at: path)
-        if let date = try decoder.dateWithStrategy(from: slot, at: path) { return date }
+        if !decoder.state.options.readsNSDate { return try decoder.decodeDateWithStrategy(from: slot, at: path) }
         return try decoder.reading(slot, path) {
             switch object {
             case .date(let seconds):

@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "KeyedArchive",
+    // Date.ISO8601FormatStyle (the .iso8601 date strategies) needs macOS 12 / iOS 15.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .executable(name: "keyedarchive", targets: ["keyedarchive"]),

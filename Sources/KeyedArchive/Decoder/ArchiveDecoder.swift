@@ -85,6 +85,12 @@ open class ArchiveDecoder: @unchecked Sendable {
     private var _registry = ArchiveClassRegistry()
     private var _classNameChecking = ClassNameChecking.none
     private var _booleanDecodingStrategy = BooleanDecodingStrategy.strict
+    private var _options = ArchiveDecodingOptions()
+
+    /// Reads or changes the strategies under the lock (see ArchiveDecoder+Strategies.swift).
+    func withOptions<R>(_ body: (inout ArchiveDecodingOptions) -> R) -> R {
+        lock.withLock { body(&_options) }
+    }
 
     /// Contextual information handed to every `init(from:)` as `decoder.userInfo`.
     open var userInfo: [CodingUserInfoKey: any Sendable] {
@@ -218,13 +224,14 @@ open class ArchiveDecoder: @unchecked Sendable {
     }
 
     private func begin(_ data: Data) throws -> Session {
-        let (userInfo, limits, registry, checking, booleans) = lock.withLock {
-            (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy)
+        let (userInfo, limits, registry, checking, booleans, options) = lock.withLock {
+            (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy, _options.snapshot())
         }
         let document = try Self.open(data, maxDepth: limits.maxDepth)
         let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: limits.workBudget(forInputSize: data.count),
                                          registry: registry, strictClassNames: checking == .strict,
                                          booleansAreNumbers: booleans == .numbersAreBooleans)
+        state.options = options
         let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: .root)
         return Session(document: document, decoder: decoder)
     }

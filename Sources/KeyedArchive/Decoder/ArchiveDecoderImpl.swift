@@ -32,6 +32,8 @@ final class ArchiveDecodingState {
     let booleansAreNumbers: Bool
     /// The work budget left: every value resolved, container entered, element, entry and
     /// indexed key costs one.
+    /// The strategies of the `decode` call (see ArchiveDecoder+Strategies.swift).
+    @exclusivity(unchecked) var options = ArchiveDecodingOptions()
     @exclusivity(unchecked) var remainingObjects: Int
     @exclusivity(unchecked) var depth = 0
     /// Plist references of the containers being decoded right now; meeting one again is a cycle.

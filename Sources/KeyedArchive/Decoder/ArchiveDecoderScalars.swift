@@ -25,6 +25,7 @@ extension _ArchiveDecoder {
 
     func unboxDouble(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Double {
         let object = try self.object(in: slot, expecting: Double.self, at: path())
+        if state.options.checksFloats, let special = try nonConformingFloat(object, slot: slot, at: path()) { return special }
         switch object {
         case .real(let d): return d
         case .float(let f): return Double(f)
@@ -42,6 +43,7 @@ extension _ArchiveDecoder {
 
     func unboxFloat(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Float {
         let object = try self.object(in: slot, expecting: Float.self, at: path())
+        if state.options.checksFloats, let special = try nonConformingFloat(object, slot: slot, at: path()) { return Float(special) }
         switch object {
         case .float(let f): return f
         case .real(let d):

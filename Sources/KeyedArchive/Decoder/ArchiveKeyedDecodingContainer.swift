@@ -71,6 +71,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     private func find(stringValue: String) throws -> ArchiveSlot? {
+        if decoder.state.options.convertsKeys, Key.self != ArchiveCodingKey.self { return try findConverted(stringValue) }
         let plist = decoder.plist
         switch layout {
         case .fields(let keys, let values):
@@ -182,6 +183,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     var allKeys: [Key] {
+        if decoder.state.options.convertsKeys, Key.self != ArchiveCodingKey.self { return convertedAllKeys }
         let plist = decoder.plist
         var result: [Key] = []
         switch layout {

@@ -111,7 +111,8 @@ extension _ArchiveDecoder {
 
 extension Data: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Data {
-        try decoder.unboxData(from: slot, at: path())
+        if !decoder.state.options.readsNSData { return try decoder.decodeDataWithStrategy(from: slot, at: path()) }
+        return try decoder.unboxData(from: slot, at: path())
     }
 }
 
@@ -120,6 +121,7 @@ extension Date: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Date {
         let path = path()
         let object = try decoder.object(in: slot, expecting: Date.self, at: path)
+        if !decoder.state.options.readsNSDate { return try decoder.decodeDateWithStrategy(from: slot, at: path) }
         return try decoder.reading(slot, path) {
             switch object {
             case .date(let seconds):

@@ -26,8 +26,23 @@ open class ArchiveEncoder: @unchecked Sendable {
     private var _outputFormat: OutputFormat = .binary
     private var _userInfo: [CodingUserInfoKey: any Sendable] = [:]
     private var _classNames: [ObjectIdentifier: (name: String, classes: [String])] = [:]
+    private var _options = ArchiveEncodingOptions()
+
+    /// Reads or changes the strategies under the lock (see ArchiveEncoder+Strategies.swift).
+    func withOptions<R>(_ body: (inout ArchiveEncodingOptions) -> R) -> R {
+        lock.withLock { body(&_options) }
+    }
+
+    /// The serialization, options and user info for one `encode` call, read under one lock.
+    private func snapshot() -> (OutputFormat, ArchiveEncodingOptions, [CodingUserInfoKey: any Sendable]) {
+        lock.withLock {
+            let format = _options.formatting.contains(.prettyPrinted) ? .xml : _outputFormat
+            return (format, _options.snapshot(), _userInfo)
+        }
+    }
 
     /// The serialization of the archive: `.binary` (the default) or `.xml`.
+    /// ``OutputFormatting/prettyPrinted`` in ``outputFormatting`` selects `.xml` whatever this says.
     open var outputFormat: OutputFormat {
         get { lock.withLock { _outputFormat } }
         set { lock.withLock { _outputFormat = newValue } }
@@ -69,9 +84,9 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// - Throws: `EncodingError.invalidValue` for a reference cycle between class
     ///   instances, or whatever the value's own `encode(to:)` throws.
     open func encode<T: Encodable>(_ value: T) throws -> Data {
-        let (format, userInfo) = lock.withLock { (_outputFormat, _userInfo) }
+        let (format, options, userInfo) = snapshot()
         let table = makeTable()
-        let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
+        let encoder = _ArchiveEncoder(table: table, userInfo: userInfo, options: options)
         table.top = [("root", try encoder.box(value, at: .root))]
         return Self.serialize(table, format: format)
     }
@@ -87,9 +102,9 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// The label matters: `encode(["a": x, "b": y])` without it encodes one dictionary
     /// under `root`, as for any other value.
     open func encode(topLevel values: KeyValuePairs<String, any Encodable>) throws -> Data {
-        let (format, userInfo) = lock.withLock { (_outputFormat, _userInfo) }
+        let (format, options, userInfo) = snapshot()
         let table = makeTable()
-        let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
+        let encoder = _ArchiveEncoder(table: table, userInfo: userInfo, options: options)
         func box<T: Encodable>(_ value: T, _ key: String) throws -> Int32 {
             try encoder.box(value, at: CodingPathNode.root.appending(ArchiveCodingKey(stringValue: key)))
         }

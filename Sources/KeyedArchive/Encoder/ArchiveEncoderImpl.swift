@@ -23,6 +23,8 @@ final class _ArchiveEncoder: Encoder {
 
     let table: ArchiveObjectTable
     let userInfo: [CodingUserInfoKey: Any]
+    /// The strategies of the `encode` call (see ArchiveEncoder+Strategies.swift).
+    let options: ArchiveEncodingOptions
     @exclusivity(unchecked) var pathNode: CodingPathNode
     @exclusivity(unchecked) var target: Target = .none
     /// The type whose `encode(to:)` runs; its class entry names a keyed object.
@@ -34,10 +36,11 @@ final class _ArchiveEncoder: Encoder {
 
     var codingPath: [any CodingKey] { pathNode.path }
 
-    init(table: ArchiveObjectTable, userInfo: [CodingUserInfoKey: Any], path: CodingPathNode = .root,
-         target: Target = .none, patch: Patch? = nil) {
+    init(table: ArchiveObjectTable, userInfo: [CodingUserInfoKey: Any], options: ArchiveEncodingOptions = ArchiveEncodingOptions(),
+         path: CodingPathNode = .root, target: Target = .none, patch: Patch? = nil) {
         self.table = table
         self.userInfo = userInfo
+        self.options = options
         self.pathNode = path
         self.target = target
         self.patch = patch
@@ -45,7 +48,7 @@ final class _ArchiveEncoder: Encoder {
 
     /// A separate encoder over the same table, for `superEncoder()` and `superEncoder(forKey:)`.
     func subEncoder(path: CodingPathNode, target: Target, patch: Patch?) -> _ArchiveEncoder {
-        _ArchiveEncoder(table: table, userInfo: userInfo, path: path, target: target, patch: patch)
+        _ArchiveEncoder(table: table, userInfo: userInfo, options: options, path: path, target: target, patch: patch)
     }
 
     // MARK: - Boxing values
@@ -56,7 +59,7 @@ final class _ArchiveEncoder: Encoder {
         // before the (much slower) dynamic conformance check below.
         if T.self == String.self { return table.string(unsafeBitCast(value, to: String.self)) }
         if T.self == Int.self { return table.integer(Int64(unsafeBitCast(value, to: Int.self))) }
-        if T.self == Double.self { return table.real(unsafeBitCast(value, to: Double.self)) }
+        if T.self == Double.self { return try realUID(unsafeBitCast(value, to: Double.self), at: path()) }
         if T.self == Bool.self { return table.bool(unsafeBitCast(value, to: Bool.self)) }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         if let special = value as? any _ArchiveSpecialEncodable {
@@ -212,8 +215,8 @@ extension _ArchiveEncoder: SingleValueEncodingContainer {
     func encodeNil() throws { setValue(0) }
     func encode(_ value: Bool) throws { setValue(table.bool(value)) }
     func encode(_ value: String) throws { setValue(table.string(value)) }
-    func encode(_ value: Double) throws { setValue(table.real(value)) }
-    func encode(_ value: Float) throws { setValue(table.float(value)) }
+    func encode(_ value: Double) throws { setValue(try realUID(value, at: pathNode)) }
+    func encode(_ value: Float) throws { setValue(try realUID(value, at: pathNode)) }
     func encode(_ value: Int) throws { setValue(table.integer(Int64(value))) }
     func encode(_ value: Int8) throws { setValue(table.integer(Int64(value))) }
     func encode(_ value: Int16) throws { setValue(table.integer(Int64(value))) }

@@ -15,10 +15,12 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     @inline(__always)
     private func put(_ value: ObjectBox.Value, forKey key: Key) {
+        let name = encoder.options.convertsKeys && Key.self != ArchiveCodingKey.self
+            ? encoder.convertedKey(key, at: path) : key.stringValue
         if box.kind == .fields {
-            box.fields.append(ObjectBox.Field(key: encoder.table.keyID(key.stringValue), value: value))
+            box.fields.append(ObjectBox.Field(key: encoder.table.keyID(name), value: value))
         } else {
-            box.keys.append(encoder.table.string(key.stringValue))
+            box.keys.append(encoder.table.string(name))
             box.elements.append(encoder.elementUID(encoder.objectUID(value)))
         }
     }
@@ -48,8 +50,14 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     mutating func encode(_ value: Bool, forKey key: Key) throws { put(.bool(value), forKey: key) }
     mutating func encode(_ value: String, forKey key: Key) throws { put(.uid(encoder.table.string(value)), forKey: key) }
-    mutating func encode(_ value: Double, forKey key: Key) throws { put(.real(value), forKey: key) }
-    mutating func encode(_ value: Float, forKey key: Key) throws { put(.float(value), forKey: key) }
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        if !value.isFinite, encoder.options.checksFloats { return put(try encoder.nonConformingFloat(value, at: path.appending(key)), forKey: key) }
+        put(.real(value), forKey: key)
+    }
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        if !value.isFinite, encoder.options.checksFloats { return put(try encoder.nonConformingFloat(value, at: path.appending(key)), forKey: key) }
+        put(.float(value), forKey: key)
+    }
     mutating func encode(_ value: Int, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
     mutating func encode(_ value: Int8, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }
     mutating func encode(_ value: Int16, forKey key: Key) throws { put(.integer(Int64(value)), forKey: key) }

@@ -15,8 +15,8 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { append(encoder.nullObject()) }
     mutating func encode(_ value: Bool) throws { append(encoder.table.bool(value)) }
     mutating func encode(_ value: String) throws { append(encoder.table.string(value)) }
-    mutating func encode(_ value: Double) throws { append(encoder.table.real(value)) }
-    mutating func encode(_ value: Float) throws { append(encoder.table.float(value)) }
+    mutating func encode(_ value: Double) throws { append(try encoder.realUID(value, at: path.appending(index: count))) }
+    mutating func encode(_ value: Float) throws { append(try encoder.realUID(value, at: path.appending(index: count))) }
     mutating func encode(_ value: Int) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: Int8) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: Int16) throws { append(encoder.table.integer(Int64(value))) }

@@ -22,13 +22,13 @@ extension Bool: _ArchiveSpecialEncodable {
 
 extension Double: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        encoder.table.real(self)
+        try encoder.realUID(self, at: path())
     }
 }
 
 extension Float: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        encoder.table.float(self)
+        try encoder.realUID(self, at: path())
     }
 }
 
@@ -55,13 +55,15 @@ extension UInt64: _ArchiveIntegerEncodable {}
 
 extension Data: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        encoder.table.data(self)
+        if !encoder.options.writesNSData { return try encoder.encodeDataWithStrategy(self, at: path()) }
+        return encoder.table.data(self)
     }
 }
 
 extension Date: _ArchiveSpecialEncodable {
     /// NSDate: `{NS.time: seconds since 2001-01-01 UTC}`.
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        if !encoder.options.writesNSDate { return try encoder.encodeDateWithStrategy(self, at: path()) }
         let made = encoder.makeObject(kind: .fields, className: .date)
         made.box.fields.append(.init(key: encoder.table.keyID("NS.time"), value: .real(timeIntervalSinceReferenceDate)))
         return made.uid

@@ -26,13 +26,11 @@ enum SwiftCommand: ToolCommand {
             archived object; every other type is a struct.
 
             Where one place holds values of several types (a heterogeneous NSArray), \
-            the type is an enum with a case per type. The decoder does not tell \
-            init(from:) the archived class of a value, so the enum tries each case's type \
-            in turn and keeps the first that decodes: objects with the most required \
-            properties first, then Foundation objects, String, URL and UUID, Int, Double, \
-            Bool, Decimal. So an object can read as another class whose required \
-            properties it also has, and while the decoder reads a boolean as the integer \
-            0 or 1, a boolean in a mixed Bool and Int array reads as the Int case. The \
+            the type is an enum with a case per type. An archived object decodes as the \
+            case of its class, read from decoder.archivedClassNames (module prefix \
+            ignored); any other value tries each case's type in turn and keeps the first \
+            that decodes: Foundation objects, String, URL and UUID, Int, Double, Bool, \
+            Decimal. Storage is strict, so a boolean never reads as an Int case. The \
             generated enum says so in a comment. A value never seen (a key always nil, a \
             collection always empty or containing itself) has the type UnknownValue, \
             declared in the file.

@@ -32,6 +32,9 @@ struct SwiftDeclarations {
         struct Case {
             let name: String
             let type: String
+            /// The `$classname` of an archived-class case, matched against
+            /// `decoder.archivedClassNames` before any probing.
+            var archivedClass: String? = nil
         }
         let name: String
         let usedAt: String
@@ -182,7 +185,10 @@ struct SwiftDeclarations {
             var cases: [Union.Case] = []
             for member in ordered {
                 let spelled = spell(member, context: name + SwiftNaming.upperFirst(baseCaseName(member)), place: "`\(name).\(baseCaseName(member))`")
-                cases.append(Union.Case(name: SwiftNaming.unique(baseCaseName(member), in: &caseNames), type: spelled))
+                var archivedClass: String?
+                if case .object(let className) = member { archivedClass = className }
+                cases.append(Union.Case(name: SwiftNaming.unique(baseCaseName(member), in: &caseNames), type: spelled,
+                                        archivedClass: archivedClass))
             }
             unions.append(Union(name: name, usedAt: usedAt, cases: cases))
         default:

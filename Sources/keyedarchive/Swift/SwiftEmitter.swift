@@ -173,8 +173,15 @@ struct SwiftEmitter {
         line()
         line("/// The kinds of value found in \(union.usedAt).")
         line("///")
-        line("/// Decoding tries each case's type in the order below and keeps the first that reads")
-        line("/// the value: the decoder does not tell `init(from:)` an object's archived class.")
+        let byClass = union.cases.filter { $0.archivedClass != nil }
+        if byClass.isEmpty {
+            line("/// Decoding tries each case's type in the order below and keeps the first that reads")
+            line("/// the value.")
+        } else {
+            line("/// An archived object decodes as the case of its class (`decoder.archivedClassNames`,")
+            line("/// module prefix ignored); other values try each case's type in the order below and")
+            line("/// keep the first that reads the value.")
+        }
         var conformances = ["Codable"]
         if union.isPlain { conformances += ["Hashable", "Sendable"] }
         line("\(modifier)\(union.isIndirect ? "indirect " : "")enum \(union.name): \(conformances.joined(separator: ", ")) {")
@@ -182,6 +189,15 @@ struct SwiftEmitter {
         line()
         line("    \(modifier)init(from decoder: any Decoder) throws {")
         line("        let container = try decoder.singleValueContainer()")
+        if !byClass.isEmpty {
+            line("        switch decoder.archivedClassNames?.first.map({ $0.split(separator: \".\").last.map(String.init) ?? $0 }) {")
+            for item in byClass {
+                let name = item.archivedClass.map { String($0.split(separator: ".").last ?? Substring($0)) } ?? ""
+                line("        case \(Self.literal(name))?: self = .\(SwiftNaming.escaped(item.name))(try container.decode(\(item.type).self)); return")
+            }
+            line("        default: break")
+            line("        }")
+        }
         for (index, item) in union.cases.enumerated() {
             let keyword = index == 0 ? "if" : "} else if"
             line("        \(keyword) let value = try? container.decode(\(item.type).self) {")

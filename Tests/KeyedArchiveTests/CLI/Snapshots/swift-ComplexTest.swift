@@ -17,7 +17,7 @@ struct Root: Codable, Hashable, Sendable {
 /// The kinds of value found in `Root.array`.
 ///
 /// Decoding tries each case's type in the order below and keeps the first that reads
-/// the value: the decoder does not tell `init(from:)` an object's archived class.
+/// the value.
 enum RootArrayElement: Codable, Hashable, Sendable {
     case dictionary([String: String])
     case string(String)

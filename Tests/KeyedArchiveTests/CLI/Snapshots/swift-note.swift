@@ -21,7 +21,7 @@ struct Note: Codable, Hashable, Sendable {
 /// The kinds of value found in `Note.array`.
 ///
 /// Decoding tries each case's type in the order below and keeps the first that reads
-/// the value: the decoder does not tell `init(from:)` an object's archived class.
+/// the value.
 enum NoteArrayElement: Codable, Hashable, Sendable {
     case string(String)
     case int(Int)

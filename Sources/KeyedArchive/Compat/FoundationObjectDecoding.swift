@@ -127,6 +127,8 @@ extension _ArchiveDecoder {
                 var result: [AnyHashable: Any] = [:]
                 for i in 0..<keys.count {
                     let entryPath = path.appending(index: i)
+                    // The key is a decoded object too (it may be any object), so each entry is charged twice.
+                    try countValue(at: entryPath, slot: slot)
                     try countValue(at: entryPath, slot: slot)
                     let (keySlot, valueSlot) = try reading(slot, entryPath) {
                         (try self.slot(forValueAt: try plist.ref(keys, i), owner: uid),

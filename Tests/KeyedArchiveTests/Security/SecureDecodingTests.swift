@@ -124,16 +124,18 @@ struct SecureDecodingTests {
 
     @Test("decodeObject(of: [Cat]) inside init(coder:) never runs or returns a Dog the decoder allows")
     func decodeObjectOfClassesIsNotWidened() throws {
-        let tag = InitLog.newTag()
-        let data = try archived(SecHolder(mode: .catOnly, tag: tag, fields: ["pet": SecDog(tag: tag)]))
-        for configure: (ArchiveDecoder) -> Void in [
-            { $0.allowedClasses = [SecDog.self] },
-            { $0.setClass(SecDog.self, forClassName: "SecDog") },
-        ] {
-            #expect(throws: DecodingError.self) { try decodeHolder(data, configure) }
+        for mode in [SecHolder.Mode.catOnly, .catGeneric] {
+            let tag = InitLog.newTag()
+            let data = try archived(SecHolder(mode: mode, tag: tag, fields: ["pet": SecDog(tag: tag)]))
+            for configure: (ArchiveDecoder) -> Void in [
+                { $0.allowedClasses = [SecDog.self] },
+                { $0.setClass(SecDog.self, forClassName: "SecDog") },
+            ] {
+                #expect(throws: DecodingError.self, "\(mode)") { try decodeHolder(data, configure) }
+            }
+            #expect(!InitLog.ran("SecDog", tag), "\(mode)")
+            #expect(!InitLog.ran("SecHolder got pet as SecDog", tag), "\(mode)")
         }
-        #expect(!InitLog.ran("SecDog", tag))
-        #expect(!InitLog.ran("SecHolder got pet as SecDog", tag))
 
         // A registration mapping the Cat's own name to Dog cannot substitute Dog either.
         let catTag = InitLog.newTag()

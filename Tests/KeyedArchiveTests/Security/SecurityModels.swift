@@ -55,6 +55,8 @@ final class SecHolder: NSObject, NSCoding {
     enum Mode: String {
         /// `pet` with `decodeObject(of: [SecCat.self], forKey:)`.
         case catOnly
+        /// `pet` with the generic `decodeObject(of: SecCat.self, forKey:)`.
+        case catGeneric
         /// `a` as `[SecDog]`, then `b` (the same object) with `decodeObject(of: [], forKey:)`.
         case dogThenNothing
         /// `a` as `[SecDog]`, then `b` (the same object) as `[SecCat]`.
@@ -96,6 +98,8 @@ final class SecHolder: NSObject, NSCoding {
         switch mode {
         case .catOnly:
             got["pet"] = coder.decodeObject(of: [SecCat.self], forKey: "pet")
+        case .catGeneric:
+            got["pet"] = coder.decodeObject(of: SecCat.self, forKey: "pet")
         case .dogThenNothing, .dogThenCat:
             got["a"] = coder.decodeObject(of: [SecDog.self], forKey: "a")
             got["b"] = coder.decodeObject(of: mode == .dogThenNothing ? [] : [SecCat.self], forKey: "b")

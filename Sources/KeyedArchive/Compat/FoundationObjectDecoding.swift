@@ -5,7 +5,7 @@ import Foundation
 /// `NSCoding` and ``ArchiveCoding`` classes.
 extension _ArchiveDecoder {
     /// Foundation value classes, by archived name, in the form returned.
-    private enum FoundationClass {
+    private enum FoundationClass: CaseIterable {
         case string, data, date, url, uuid, null, decimal, array, set, orderedSet, dictionary
 
         /// The class an allow-list must name (or name a superclass of) to admit it.
@@ -65,7 +65,8 @@ extension _ArchiveDecoder {
             guard let info else {
                 throw corrupted(at: path, slot: slot, "object \(uid) has no $class, so it is not an archived object")
             }
-            if let known = info.classes.lazy.compactMap({ Self.foundationClasses[$0] }).first {
+            // The class name itself counts, whatever `$classes` lists.
+            if let known = ([info.name] + info.classes).lazy.compactMap({ Self.foundationClasses[$0] }).first {
                 guard ArchiveClassRegistry.permits(known.objectClass, for: allowed) else {
                     throw notAllowed(info.name, allowed, uid: uid, path: path)
                 }
@@ -153,6 +154,12 @@ extension _ArchiveDecoder {
         guard let cls = state.registry.resolve(className, for: allowed) else {
             throw notAllowed(className, allowed, uid: uid, path: path)
         }
+        // Foundation's own classes are read only through their known layouts: their
+        // `init(coder:)` relies on NSKeyedUnarchiver internals and traps with any other coder.
+        if Self.isFoundationClass(cls) {
+            throw corrupted(at: path, slot: .uid(uid),
+                            "class '\(className)' is a Foundation class without a layout this decoder reads; its init(coder:) is never run")
+        }
         if let existing = state.instances[uid] {
             guard type(of: existing) == cls else {
                 throw DecodingError.typeMismatch(cls, DecodingError.Context(
@@ -183,6 +190,18 @@ extension _ArchiveDecoder {
         state.instances[uid] = instance
         return instance
     }
+}
+
+extension _ArchiveDecoder {
+    /// Whether `cls` is Foundation's own class, or a subclass of one of the value and
+    /// collection classes read through layouts.
+    fileprivate static func isFoundationClass(_ cls: AnyClass) -> Bool {
+        if String(reflecting: cls).hasPrefix("Foundation.") { return true }
+        guard let object = cls as? NSObject.Type else { return false }
+        return layoutClasses.contains { object.isSubclass(of: $0) }
+    }
+
+    private static let layoutClasses: [NSObject.Type] = FoundationClass.allCases.map(\.objectClass) + [NSNumber.self]
 }
 
 /// The slot of one element of a Foundation collection, taken through the unkeyed

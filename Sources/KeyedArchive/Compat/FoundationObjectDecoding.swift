@@ -37,6 +37,13 @@ extension _ArchiveDecoder {
         "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary,
     ]
 
+    /// The mutable variants, for allow-lists that name them (`NSMutableArray.self`).
+    private static let mutableClasses: [String: NSObject.Type] = [
+        "NSMutableString": NSMutableString.self, "NSMutableData": NSMutableData.self,
+        "NSMutableArray": NSMutableArray.self, "NSMutableSet": NSMutableSet.self,
+        "NSMutableOrderedSet": NSMutableOrderedSet.self, "NSMutableDictionary": NSMutableDictionary.self,
+    ]
+
     /// Decodes the object at `slot` the way `NSKeyedUnarchiver.decodeObject` would.
     ///
     /// - Parameter allowed: the classes this call names (`decodeObject(of:forKey:)`, an
@@ -66,8 +73,10 @@ extension _ArchiveDecoder {
                 throw corrupted(at: path, slot: slot, "object \(uid) has no $class, so it is not an archived object")
             }
             // The class name itself counts, whatever `$classes` lists.
-            if let known = ([info.name] + info.classes).lazy.compactMap({ Self.foundationClasses[$0] }).first {
-                guard ArchiveClassRegistry.permits(known.objectClass, for: allowed) else {
+            if let (name, known) = ([info.name] + info.classes).lazy.compactMap({ name in Self.foundationClasses[name].map { (name, $0) } }).first {
+                // The archived class (NSMutableArray) is checked where it is known; else the layout's.
+                let archivedClass = Self.mutableClasses[name] ?? known.objectClass
+                guard ArchiveClassRegistry.permits(archivedClass, for: allowed) else {
                     throw notAllowed(info.name, allowed, uid: uid, path: path)
                 }
                 return try decodeFoundationValue(known, slot: slot, uid: uid, allowed: allowed, path: path)

@@ -160,6 +160,25 @@ struct SecureDecodingTests {
         }
     }
 
+    @Test("decodeObject(of:) returns only listed classes, Foundation values and collection elements included")
+    func foundationValuesObeyTheList() throws {
+        struct Box: Codable { var reader: SecListReader }
+        func read(_ classes: [String], tag: String) throws -> Any? {
+            let data = try ArchiveEncoder().encode(Box(reader: SecListReader(classes: classes, pet: ["a", SecCat(tag: tag)] as NSArray)))
+            let decoder = ArchiveDecoder()
+            decoder.allowedClasses = [SecCat.self]  // does not widen the reads below
+            return try decoder.decode(Box.self, from: data).reader.pet
+        }
+        let tag = InitLog.newTag()
+        #expect((try read(["NSArray", "NSString", "SecCat"], tag: tag) as? [Any])?.count == 2)
+        #expect(InitLog.ran("SecCat", tag))
+        for refused in [["NSArray", "NSString"], ["NSArray", "SecCat"], ["NSMutableArray", "NSString", "SecCat"], []] {
+            let tag = InitLog.newTag()
+            #expect(throws: DecodingError.self, "\(refused)") { try read(refused, tag: tag) }
+            if !refused.contains("SecCat") { #expect(!InitLog.ran("SecCat", tag), "\(refused)") }
+        }
+    }
+
     // MARK: 3. A shared instance is returned only to a call that allows its class
 
     @Test("An object decoded once as an allowed Dog is not handed to a later read that allows nothing, or only Cat")

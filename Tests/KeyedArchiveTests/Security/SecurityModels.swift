@@ -163,3 +163,27 @@ final class SecKeeper: ArchiveCoding {
         if let pet { InitLog.record("SecKeeper got \(type(of: pet))", tag) }
     }
 }
+
+/// Reads `pet` with `decodeObject(of:)` and the classes named in its `classes` field.
+final class SecListReader: ArchiveCoding {
+    static let known: [String: AnyClass] = [
+        "NSArray": NSArray.self, "NSMutableArray": NSMutableArray.self, "NSString": NSString.self, "SecCat": SecCat.self,
+    ]
+    var classes: [String]
+    var pet: Any?
+
+    init(classes: [String], pet: Any?) {
+        self.classes = classes
+        self.pet = pet
+    }
+
+    func encode(with coder: ArchiveKeyedEncoder) throws {
+        try coder.encode(classes, forKey: "classes")
+        try coder.encodeObject(pet, forKey: "pet")
+    }
+
+    init(coder: ArchiveKeyedDecoder) throws {
+        classes = try coder.decode([String].self, forKey: "classes") ?? []
+        pet = try coder.decodeObject(of: classes.compactMap { Self.known[$0] }, forKey: "pet")
+    }
+}

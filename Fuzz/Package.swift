@@ -9,6 +9,6 @@ let fuzzTarget: (String) -> Target = { name in
 let package = Package(
     name: "KeyedArchiveFuzz",
     dependencies: [.package(name: "KeyedArchive", path: "..")],
-    targets: ["FuzzBinaryPlist", "FuzzXMLPlist", "FuzzArchiveView", "FuzzTypedDecode"].map(fuzzTarget),
+    targets: ["FuzzBinaryPlist", "FuzzXMLPlist", "FuzzArchiveView", "FuzzTypedDecode", "FuzzSecureDecode"].map(fuzzTarget),
     swiftLanguageModes: [.v6]
 )

@@ -35,21 +35,49 @@ struct ArchiveClassRegistry: @unchecked Sendable {
         return String(name[name.index(after: dot)...])
     }
 
-    /// The class for an archived name, from the registrations, `allowedClasses` and the
-    /// classes this call allows (`decodeObject(of:forKey:)`). A module-qualified name also
-    /// matches a class registered under its unqualified name, so renaming a module never
-    /// strands an archive.
-    func lookup(_ name: String, alsoAllowed extra: [AnyClass]?) -> AnyClass? {
-        let candidates = allowed + (extra ?? [])
+    /// The class an archived name may instantiate for one call, or nil when the call does
+    /// not allow it. The call site decides:
+    ///
+    /// - A call that names its classes (`decodeObject(of:forKey:)`, an `@NSCodingObject`
+    ///   property, whose list is its declared type) gets one of exactly those classes. A
+    ///   registration (`setClass(_:forClassName:)`) may rename an archived name to one of
+    ///   them, but `allowedClasses` and registrations of other classes never widen the list.
+    /// - A call that names none (`decodeObject(forKey:)`, elements of a collection read
+    ///   that way) gets a registered class or one of `allowedClasses`.
+    ///
+    /// A module-qualified name also matches a class under its unqualified name, so renaming
+    /// a module never strands an archive. Nothing here runs code: the caller checks before
+    /// any initializer runs.
+    func resolve(_ name: String, for call: [AnyClass]?) -> AnyClass? {
         for candidate in [name, Self.unqualified(name)] {
-            if let registered = byName[candidate] { return registered }
-            if let match = candidates.first(where: { Self.names(of: $0).contains(candidate) }) { return match }
+            if let registered = byName[candidate] {
+                guard let call else { return registered }
+                if call.contains(where: { $0 == registered }) { return registered }
+            }
+            if let match = (call ?? allowed).first(where: { Self.names(of: $0).contains(candidate) }) { return match }
         }
         return nil
     }
 
-    /// Whether an object of class `archived` may be read as `type` under strict checking.
+    /// Whether a call permits a Foundation value class (`NSString`, `NSArray`…): always when
+    /// it names no classes, otherwise when the class or one of its superclasses is listed
+    /// (`NSDecimalNumber` for `NSNumber`), as `NSSecureCoding` allow-lists work.
+    static func permits(_ foundationClass: NSObject.Type, for call: [AnyClass]?) -> Bool {
+        guard let call else { return true }
+        return call.contains { foundationClass.isSubclass(of: $0) }
+    }
+
+    /// "[Cat, Dog]", for error messages.
+    static func describe(_ call: [AnyClass]?) -> String {
+        guard let call else { return "the decoder's allowedClasses and registrations" }
+        return call.isEmpty ? "no classes" : "[" + call.map { "\($0)" }.joined(separator: ", ") + "]"
+    }
+
+    /// Whether an object of class `archived` may be read as `type` under strict checking:
+    /// the type's names and aliases, and, for a value type (struct, enum, `Dictionary`), the
+    /// dictionary Foundation stores Codable values as (`encodeCodable`, `encodeEncodable`).
     func accepts(_ archived: String, for type: Any.Type) -> Bool {
+        if !(type is AnyClass), archived == "NSDictionary" || archived == "NSMutableDictionary" { return true }
         let names = Set(Self.names(of: type)).union(aliases[ObjectIdentifier(type)] ?? [])
         return names.contains(archived) || names.contains(Self.unqualified(archived))
     }

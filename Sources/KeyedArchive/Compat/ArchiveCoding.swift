@@ -32,9 +32,13 @@ import Foundation
 ///
 /// ```swift
 /// required convenience init(from decoder: any Decoder) throws {
-///     try self.init(coder: ArchiveKeyedDecoder(decoder))
+///     try self.init(readingFrom: decoder)
 /// }
 /// ```
+///
+/// As with `NSCoder`, a limit, cycle or allow-list error met while ``init(coder:)`` runs
+/// fails the whole decode even if the initializer catches it (`try?`): ``ArchiveKeyedDecoder``
+/// keeps the first error and throws it again after ``init(coder:)`` returns.
 public protocol ArchiveCoding: AnyObject, Codable {
     /// Writes the object's fields.
     func encode(with coder: ArchiveKeyedEncoder) throws
@@ -50,7 +54,22 @@ extension ArchiveCoding {
 
     /// Decodes through ``init(coder:)`` from a string-keyed container.
     public init(from decoder: any Decoder) throws {
-        try self.init(coder: ArchiveKeyedDecoder(decoder))
+        try self.init(readingFrom: decoder)
+    }
+
+    /// Runs ``init(coder:)`` over `decoder`, then throws the first error the coder met even
+    /// if the initializer caught it (what the default `init(from:)` does; a non-final class
+    /// calls it from its own `required convenience init(from:)`).
+    ///
+    /// ```swift
+    /// required convenience init(from decoder: any Decoder) throws {
+    ///     try self.init(readingFrom: decoder)
+    /// }
+    /// ```
+    public init(readingFrom decoder: any Decoder) throws {
+        let coder = try ArchiveKeyedDecoder(decoder)
+        try self.init(coder: coder)
+        try coder.rethrowRecordedError()
     }
 }
 
@@ -111,16 +130,26 @@ public struct ArchiveKeyedEncoder {
 
 /// The keyed API an ``ArchiveCoding`` class reads its fields with, shaped like `NSCoder`'s:
 /// a missing key reads as 0, `false` or `nil`.
+///
+/// Over ``ArchiveDecoder`` it behaves as `NSCoder` does: the first error any read meets is
+/// kept, every later read throws it again, and it fails the whole decode after
+/// ``ArchiveCoding/init(coder:)`` returns, even if the initializer caught it. So a limit,
+/// cycle or allow-list error can never be turned into a partial object with `try?`.
 public struct ArchiveKeyedDecoder {
+    /// The first error met while reading, shared by the copies of one coder.
+    final class ErrorRecord {
+        var first: (any Error)?
+    }
+
     private let container: KeyedDecodingContainer<ArchiveCodingKey>
-    private let archive: (decoder: _ArchiveDecoder, container: ArchiveKeyedDecodingContainer<ArchiveCodingKey>)?
+    private let archive: (decoder: _ArchiveDecoder, container: ArchiveKeyedDecodingContainer<ArchiveCodingKey>, record: ErrorRecord)?
 
     /// A keyed decoder over `decoder` (any `Decoder`).
     public init(_ decoder: any Decoder) throws {
         if let archiveDecoder = decoder as? _ArchiveDecoder {
             let own = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>(decoder: archiveDecoder, slot: archiveDecoder.slot, path: archiveDecoder.pathNode)
             container = KeyedDecodingContainer(own)
-            archive = (archiveDecoder, own)
+            archive = (archiveDecoder, own, ErrorRecord())
         } else {
             container = try decoder.container(keyedBy: ArchiveCodingKey.self)
             archive = nil
@@ -129,10 +158,27 @@ public struct ArchiveKeyedDecoder {
 
     init(decoder: _ArchiveDecoder, container own: ArchiveKeyedDecodingContainer<ArchiveCodingKey>) {
         container = KeyedDecodingContainer(own)
-        archive = (decoder, own)
+        archive = (decoder, own, ErrorRecord())
     }
 
     private func key(_ name: String) -> ArchiveCodingKey { ArchiveCodingKey(stringValue: name) }
+
+    /// Runs a read; over ArchiveDecoder, keeps its error (or throws the one kept before).
+    private func reading<T>(_ body: () throws -> T) throws -> T {
+        guard let record = archive?.record else { return try body() }
+        if let first = record.first { throw first }
+        do {
+            return try body()
+        } catch {
+            record.first = error
+            throw error
+        }
+    }
+
+    /// Throws the first error a read met, if any (called once `init(coder:)` returns).
+    func rethrowRecordedError() throws {
+        if let first = archive?.record.first { throw first }
+    }
 
     /// The coding path of the object being read.
     public var codingPath: [any CodingKey] { container.codingPath }
@@ -141,32 +187,43 @@ public struct ArchiveKeyedDecoder {
     public func containsValue(forKey key: String) -> Bool { container.contains(self.key(key)) }
 
     /// Reads a boolean; `false` when the key is missing.
-    public func decodeBool(forKey key: String) throws -> Bool { try container.decodeIfPresent(Bool.self, forKey: self.key(key)) ?? false }
+    public func decodeBool(forKey key: String) throws -> Bool { try reading { try container.decodeIfPresent(Bool.self, forKey: self.key(key)) ?? false } }
     /// Reads a number; 0 when the key is missing. Throws when it does not fit.
-    public func decodeInteger(forKey key: String) throws -> Int { try container.decodeIfPresent(Int.self, forKey: self.key(key)) ?? 0 }
+    public func decodeInteger(forKey key: String) throws -> Int { try reading { try container.decodeIfPresent(Int.self, forKey: self.key(key)) ?? 0 } }
     /// Reads a number; 0 when the key is missing. Throws when it does not fit.
-    public func decodeInt32(forKey key: String) throws -> Int32 { try container.decodeIfPresent(Int32.self, forKey: self.key(key)) ?? 0 }
+    public func decodeInt32(forKey key: String) throws -> Int32 { try reading { try container.decodeIfPresent(Int32.self, forKey: self.key(key)) ?? 0 } }
     /// Reads a number; 0 when the key is missing. Throws when it does not fit.
-    public func decodeInt64(forKey key: String) throws -> Int64 { try container.decodeIfPresent(Int64.self, forKey: self.key(key)) ?? 0 }
+    public func decodeInt64(forKey key: String) throws -> Int64 { try reading { try container.decodeIfPresent(Int64.self, forKey: self.key(key)) ?? 0 } }
     /// Reads a number; 0 when the key is missing. Throws when it does not fit.
-    public func decodeFloat(forKey key: String) throws -> Float { try container.decodeIfPresent(Float.self, forKey: self.key(key)) ?? 0 }
+    public func decodeFloat(forKey key: String) throws -> Float { try reading { try container.decodeIfPresent(Float.self, forKey: self.key(key)) ?? 0 } }
     /// Reads a number; 0 when the key is missing. Throws when it does not fit.
-    public func decodeDouble(forKey key: String) throws -> Double { try container.decodeIfPresent(Double.self, forKey: self.key(key)) ?? 0 }
+    public func decodeDouble(forKey key: String) throws -> Double { try reading { try container.decodeIfPresent(Double.self, forKey: self.key(key)) ?? 0 } }
 
     /// Reads any Codable value; `nil` when the key is missing or holds nil.
     public func decode<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
-        try container.decodeIfPresent(type, forKey: self.key(key))
+        try reading { try container.decodeIfPresent(type, forKey: self.key(key)) }
     }
 
     /// Reads an `NSCoding` object or Foundation value, as `NSCoder.decodeObject(of:forKey:)`
-    /// does: classes beyond Foundation's value classes must be in `classes` or registered
-    /// on the decoder. Needs ``ArchiveDecoder``; other decoders throw.
-    public func decodeObject(of classes: [AnyClass] = [], forKey key: String) throws -> Any? {
+    /// does. Needs ``ArchiveDecoder``; other decoders throw.
+    ///
+    /// With `classes`, the object must be of one of them (a Foundation value class, or a
+    /// subclass of one, such as `NSString` or `NSArray`; an `NSCoding` or ``ArchiveCoding``
+    /// class exactly), and so must every element of a collection; the decoder's
+    /// `allowedClasses` and registrations do not add to the list. With `nil` (the default),
+    /// Foundation value classes and the classes the decoder allows or registers are read.
+    ///
+    /// ```swift
+    /// let dog = try coder.decodeObject(of: [Dog.self], forKey: "dog") as? Dog
+    /// ```
+    public func decodeObject(of classes: [AnyClass]? = nil, forKey key: String) throws -> Any? {
         guard let archive else {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: codingPath + [self.key(key)], debugDescription: "decodeObject(of:forKey:) needs ArchiveDecoder."))
         }
-        guard let slot = try archive.container.find(self.key(key)) else { return nil }
-        return try archive.decoder.decodeFoundationObject(slot, allowed: classes, at: archive.container.path.appending(self.key(key)))
+        return try reading {
+            guard let slot = try archive.container.find(self.key(key)) else { return nil }
+            return try archive.decoder.decodeFoundationObject(slot, allowed: classes, at: archive.container.path.appending(self.key(key)))
+        }
     }
 }

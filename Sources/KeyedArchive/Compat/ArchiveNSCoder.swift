@@ -77,12 +77,6 @@ final class ArchiveNSCoder: NSCoder {
         put(.data(data), forKey: key)
     }
 
-    /// Encodes a Codable value natively (used by `NSCoder.encodeCodable`).
-    func encodeNatively<T: Encodable>(_ value: T, forKey key: String) throws {
-        guard case .encoding(let encoder, _) = mode else { return }
-        put(.uid(try encoder.box(value, at: path.appending(ArchiveCodingKey(stringValue: key)))), forKey: key)
-    }
-
     var isEncoding: Bool {
         if case .encoding = mode { return true }
         return false
@@ -114,6 +108,9 @@ final class ArchiveNSCoder: NSCoder {
         decodeObject(of: nil, forKey: key)
     }
 
+    /// The object under `key`. With `classes`, it must be of one of them, and so must the
+    /// elements of a collection (the decoder's `allowedClasses` and registrations do not
+    /// widen the list); with `nil`, the decoder's allow-list and registrations apply.
     override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
         reading(nil) { container in
             let codingKey = ArchiveCodingKey(stringValue: key)
@@ -153,9 +150,17 @@ final class ArchiveNSCoder: NSCoder {
         return try data.withUnsafeBytes { try body($0.bindMemory(to: UInt8.self)) }
     }
 
-    /// Decodes a Codable value natively (used by `NSCoder.decodeCodable`).
+    /// Decodes a Codable value natively (used by `NSCoder.decodeCodable`). As with the other
+    /// reads, its first error is kept and fails the whole decode once `init?(coder:)`
+    /// returns, even if the initializer catches it; after an error every read fails.
     func decodeNatively<T: Decodable>(_ type: T.Type, forKey key: String) throws -> T? {
         guard let container else { return nil }
-        return try container.decodeIfPresent(type, forKey: ArchiveCodingKey(stringValue: key))
+        if let decodingError { throw decodingError }
+        do {
+            return try container.decodeIfPresent(type, forKey: ArchiveCodingKey(stringValue: key))
+        } catch {
+            decodingError = error
+            throw error
+        }
     }
 }

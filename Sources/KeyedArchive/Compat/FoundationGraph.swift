@@ -30,6 +30,9 @@ enum FoundationGraph {
         table.top = [("root", try encoder.encodeFoundationObject(object, at: .root))]
         let decoder = ArchiveDecoder()
         decoder.userInfo = userInfo
+        // An NSNumber tree cannot tell 1 from true (swift-corelibs-foundation makes them one
+        // object), so booleans and 0/1 read each other here.
+        decoder.booleanDecodingStrategy = .numbersAreBooleans
         return try decoder.decode(type, from: Data(table.binary()))
     }
 

@@ -71,7 +71,9 @@ extension _ArchiveEncoder {
         let made = makeObject(kind: .array, className: ordered ? .array : .set)
         var uids: [Int32] = []
         uids.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
+        // A set's iteration order varies from instance to instance: objects are written (and
+        // so numbered) in an order of their own, then listed by content.
+        for (index, element) in (ordered ? elements : Self.stableOrder(elements)).enumerated() {
             uids.append(try encodeFoundationObject(element, at: path.appending(index: index)))
         }
         if !ordered { uids = try sortedForOutput(uids) }
@@ -93,7 +95,9 @@ extension _ArchiveEncoder {
     private func encodeDictionary(_ dictionary: NSDictionary, at path: CodingPathNode) throws -> Int32 {
         let made = makeObject(kind: .dictionary)
         var entries: [(key: Int32, value: Int32)] = []
-        for (key, value) in dictionary {
+        // Entries are written (and so numbered) in a stable order, not the hash order.
+        let pairs = Self.stableOrder(dictionary.map { ($0.key, $0.value) }, by: \.0)
+        for (key, value) in pairs {
             let entryPath = path.appending(ArchiveCodingKey(stringValue: "\(key)"))
             entries.append((try encodeFoundationObject(key, at: entryPath), try encodeFoundationObject(value, at: entryPath)))
         }
@@ -106,6 +110,14 @@ extension _ArchiveEncoder {
             made.box.elements.append(entries[index].value)
         }
         return made.uid
+    }
+
+    /// `items` in an order that depends only on their content (type, then description), so
+    /// that unordered collections number their objects the same way every time.
+    private static func stableOrder<T>(_ items: [T], by object: (T) -> Any = { $0 }) -> [T] {
+        items.map { (item: $0, key: "\(type(of: object($0)))\u{0}\(object($0))") }
+            .sorted { $0.key < $1.key }
+            .map(\.item)
     }
 
     /// UIDs ordered by the content of their objects (strings and numbers by value), so that

@@ -3,11 +3,11 @@ import Foundation
 extension NSCoder {
     /// Encodes a Codable value for a key inside `encode(with:)`.
     ///
-    /// With ``ArchiveEncoder`` the value is written natively: a struct becomes an object of
-    /// its own class in the same object table. With Foundation's `NSKeyedArchiver` it is
-    /// written as a tree of Foundation objects (a struct as an `NSDictionary` of its
-    /// fields), the layout Apple's own `encodeEncodable(_:forKey:)` uses, which
-    /// ``ArchiveDecoder`` and ``decodeCodable(_:forKey:)`` both read.
+    /// The value is written as a tree of Foundation objects (a struct as an `NSDictionary` of
+    /// its fields, arrays as `NSArray`, dates as `NSDate`), the layout Apple's own
+    /// `encodeEncodable(_:forKey:)` uses, through ``ArchiveEncoder`` and Foundation's
+    /// `NSKeyedArchiver` alike. So whichever wrote it, ``ArchiveDecoder`` and Foundation's
+    /// `NSKeyedUnarchiver` both read it back with ``decodeCodable(_:forKey:)``.
     ///
     /// ```swift
     /// func encode(with coder: NSCoder) {
@@ -15,16 +15,17 @@ extension NSCoder {
     /// }
     /// ```
     public func encodeCodable<T: Encodable>(_ value: T, forKey key: String) throws {
-        if let coder = self as? ArchiveNSCoder, coder.isEncoding {
-            try coder.encodeNatively(value, forKey: key)
-            return
-        }
         encode(try FoundationGraph.object(from: value), forKey: key)
+        if let coder = self as? ArchiveNSCoder, let error = coder.encodingError { throw error }
     }
 
     /// Decodes a Codable value for a key inside `init?(coder:)`; `nil` when the key is
     /// missing or holds nil. Reads what ``encodeCodable(_:forKey:)`` writes through either
     /// coder, and Codable values archived by ``ArchiveEncoder``.
+    ///
+    /// With ``ArchiveDecoder`` the read is charged to the decode's depth, cycle and work
+    /// limits, and, as with the other `NSCoder` reads, its first error fails the whole decode
+    /// once `init?(coder:)` returns, even when the initializer catches it (`try?`).
     ///
     /// ```swift
     /// required init?(coder: NSCoder) {

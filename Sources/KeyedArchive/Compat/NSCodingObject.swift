@@ -6,7 +6,14 @@ import Foundation
 /// `encode(with:)` into the same object table as the struct around it (an object of its
 /// class with its fields, not a blob), and read back with `init?(coder:)`; its class is
 /// allowed by the property's type. With other encoders (JSON…) it is stored as
-/// `NSKeyedArchiver` data.
+/// `NSKeyedArchiver` data, which Foundation's `NSKeyedUnarchiver` reads.
+///
+/// The property's type decides which class runs: the archived object is instantiated only
+/// if its class is `Object` itself (or a name registered with
+/// ``ArchiveDecoder/setClass(_:forClassName:)`` for `Object`), checked before any
+/// initializer runs. Subclasses of `Object` are not instantiated, and the decoder's
+/// `allowedClasses` do not widen the property. What `Object`'s own `init?(coder:)` reads is
+/// governed by the classes it passes to `decodeObject(of:forKey:)`.
 ///
 /// ```swift
 /// struct Profile: Codable {
@@ -30,17 +37,17 @@ public struct NSCodingObject<Object: NSObject & NSCoding>: Codable {
         try container.encode(try NSKeyedArchiver.archivedData(withRootObject: wrappedValue, requiringSecureCoding: false))
     }
 
-    /// Other decoders: `NSKeyedArchiver` data, unarchived allowing only `Object`.
+    /// Other decoders: `NSKeyedArchiver` data, read by ``ArchiveDecoder`` (never by
+    /// Foundation's unarchiver) allowing only `Object`, with its default limits.
     public init(from decoder: any Decoder) throws {
         let data = try decoder.singleValueContainer().decode(Data.self)
-        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: data)
-        unarchiver.requiresSecureCoding = false
-        unarchiver.decodingFailurePolicy = .setErrorAndReturn
-        guard let object = unarchiver.decodeObject(of: [Object.self], forKey: NSKeyedArchiveRootObjectKey) as? Object else {
+        do {
+            self = try ArchiveDecoder().decode(NSCodingObject.self, from: data)
+        } catch {
             throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath, debugDescription: "No \(Object.self) in the archived data.", underlyingError: unarchiver.error))
+                codingPath: decoder.codingPath,
+                debugDescription: "The archived \(Object.self) could not be read: \(error)", underlyingError: error))
         }
-        wrappedValue = object
     }
 }
 

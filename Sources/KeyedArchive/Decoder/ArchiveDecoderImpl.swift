@@ -249,7 +249,7 @@ final class _ArchiveDecoder: Decoder {
             if isClass, let existing = state.instances[uid] {
                 return try cast(existing, to: T.self, at: path())
             }
-            if state.strictClassNames, !(T.self is any _ArchiveContainerType.Type) {
+            if state.strictClassNames, Self.hasClassName(T.self) {
                 try checkClassName(of: uid, for: T.self, at: path())
             }
             let ref = try reading(slot, path()) { try document.objectRef(uid) }
@@ -286,7 +286,7 @@ final class _ArchiveDecoder: Decoder {
         guard state.depth < state.maxDepth else {
             throw corrupted(at: path, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
         }
-        if state.strictClassNames, case .uid(let uid) = slot, uid != 0, !(T.self is any _ArchiveContainerType.Type) {
+        if state.strictClassNames, case .uid(let uid) = slot, uid != 0, Self.hasClassName(T.self) {
             try checkClassName(of: uid, for: T.self, at: path)
         }
         state.depth += 1
@@ -315,6 +315,14 @@ final class _ArchiveDecoder: Decoder {
                 codingPath: path().path, debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)"))
         }
         return typed
+    }
+
+    /// Whether strict class-name checking applies to `type`: not to standard-library
+    /// containers (archived as NSArray, NSDictionary…) nor to types read through a
+    /// Foundation layout, which check the object's class themselves.
+    @inline(__always)
+    static func hasClassName(_ type: Any.Type) -> Bool {
+        !(type is any _ArchiveContainerType.Type) && !(type is any _ArchiveSpecialDecodable.Type)
     }
 
     /// Strict class-name checking: the object's `$classname` must be the type's archived

@@ -121,7 +121,7 @@ class Account: ArchiveCoding {
     }
 
     required convenience init(from decoder: any Decoder) throws {
-        try self.init(coder: ArchiveKeyedDecoder(decoder))
+        try self.init(readingFrom: decoder)
     }
 }
 
@@ -144,7 +144,7 @@ final class SavingsAccount: Account {
     }
 
     required convenience init(from decoder: any Decoder) throws {
-        try self.init(coder: ArchiveKeyedDecoder(decoder))
+        try self.init(readingFrom: decoder)
     }
 }
 

@@ -40,6 +40,7 @@ struct CrasherReplayTests {
         _ = try? PropertyListValue(propertyList: data)
         if let view = try? KeyedArchiveView(data: data) { _ = view.render() }
         _ = try? ArchiveDecoder().topLevelKeys(in: data)
+        replayThroughCompatLayer(data)  // NSCoding classes and allow-lists (Security/SecureReplay.swift)
         // Typed decoding of these inputs must fail with a DecodingError that says why.
         for attempt in [{ _ = try ArchiveDecoder().decode(Person.self, from: data) },
                         { _ = try ArchiveDecoder().decode(Chain.self, from: data) }] as [() throws -> Void] {

@@ -5,21 +5,7 @@ import Testing
 // Broken keyed archives built by hand, each breaking one rule, each a thrown error that
 // says what is wrong: never a trap, a hang or unbounded memory.
 
-private func uid(_ n: UInt64) -> PropertyListValue { .uid(n) }
-private func dict(_ entries: KeyValuePairs<String, PropertyListValue>) -> PropertyListValue {
-    .dictionary(entries.map { PropertyListEntry(key: $0.key, value: $0.value) })
-}
-private func classEntry(_ name: String) -> PropertyListValue {
-    dict(["$classname": .string(name), "$classes": .array([.string(name), .string("NSObject")])])
-}
-
-/// An archive around `objects` (index 0 is added as `$null`).
-private func archive(_ objects: [PropertyListValue], top: PropertyListValue = dict(["root": .uid(1)])) -> Data {
-    dict([
-        "$archiver": .string("NSKeyedArchiver"), "$version": .integer(100_000),
-        "$top": top, "$objects": .array([.string("$null")] + objects),
-    ]).propertyListData(format: .binary)
-}
+// uid, dict, classEntry and archive(_:top:) are in Support/HandBuiltArchive.swift.
 
 private struct Named: Codable { var name: String }
 private final class Chain: Decodable { var next: Chain? }

@@ -1,4 +1,5 @@
 import Foundation
+import HostileArchives
 import KeyedArchive
 
 // keyedarchive-benchmark: options and orchestration.
@@ -11,6 +12,9 @@ struct Options {
     var machine = false
     var scaling = false
     var memory = false
+    var hostile = false
+    /// Hostile families to run (`--family`); empty: all of them.
+    var hostileFamilies: [HostileFamily] = []
     /// Keep only contenders with this encoder or decoder name (for profiling one of them).
     var contender: String?
 
@@ -34,9 +38,13 @@ struct Options {
                              time per record and the 100k/1k ratio
       --memory               peak resident memory (VmHWM) around encoding/decoding the flat workload
       --contender NAME       keep only that contender (e.g. ArchiveEncoder, JSONDecoder), for profiling
+      --hostile              valid archives with malicious object graphs (every family of HostileArchives)
+                             at 1 KB, 10 KB, 100 KB and 1 MB: ms/KB through the probing enum, the struct
+                             and KeyedArchiveView, and the 1 MB / 100 KB ratio of ms/KB
+      --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", "))
       --help                 this text
 
-    --scaling and --memory replace the workload tables unless --workload is also given.
+    --scaling, --memory and --hostile replace the workload tables unless --workload is also given.
     Progress goes to standard error; results to standard output.
     """
 
@@ -60,6 +68,12 @@ struct Options {
                 contender = name
             case "--scaling": scaling = true
             case "--memory": memory = true
+            case "--hostile": hostile = true
+            case "--family":
+                guard let name = it.next(), let family = HostileFamily(rawValue: name) else {
+                    throw BenchmarkFailure(description: "--family needs one of: \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                hostileFamilies.append(family)
             case "--workload":
                 guard let name = it.next(), let workload = WorkloadName(rawValue: name) else {
                     throw BenchmarkFailure(description: "--workload needs one of: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -70,7 +84,7 @@ struct Options {
             default: throw BenchmarkFailure(description: "unknown option \(arg)\n\n\(Options.usage)")
             }
         }
-        if (scaling || memory) && !explicitWorkload { workloads = [] }
+        if (scaling || memory || hostile) && !explicitWorkload { workloads = [] }
     }
 }
 
@@ -145,6 +159,7 @@ do {
     try runWorkloads(options)
     if options.scaling { try runScaling(options) }
     if options.memory { try runMemory(options) }
+    if options.hostile { runHostile(options) }
 } catch let failure as BenchmarkFailure {
     if failure.description == Options.usage {
         print(failure.description)

@@ -35,6 +35,11 @@ final class ArchiveDecodingState {
     /// many places is one shared copy, not one copy per place.
     @exclusivity(unchecked) var sharedStrings: [Int: String] = [:]
     @exclusivity(unchecked) var sharedData: [Int: Data] = [:]
+    /// Class chains already read, by class-entry UID.
+    @exclusivity(unchecked) var classChains: [Int: ArchivedClassChain] = [:]
+    /// Key indexes of large objects, by the byte offset of their key list: built once,
+    /// so each lookup is O(1) however many keys an object has and however often it is shared.
+    @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
 
     /// Values this long or longer are shared through the caches above.
     static let sharingThreshold = 64

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The class of an archived object: its `$classname` and `$classes` chain (most specific
+/// first), read once per class entry and decode.
+struct ArchivedClassChain: Sendable {
+    let name: String
+    let classes: [String]
+
+    /// Whether the chain contains any of `names` (a Foundation class and its subclasses:
+    /// `NSMutableData` lists `NSData`).
+    @inline(__always)
+    func contains(anyOf names: [String]) -> Bool {
+        for name in names where classes.contains(name) { return true }
+        return false
+    }
+}
+
+extension _ArchiveDecoder {
+    /// The class of the object whose fields are `keys`/`values`, or nil for a dictionary
+    /// without `$class` (an inline dictionary, or a plain value). Class entries are read
+    /// and validated once per decode.
+    func archivedClass(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList,
+                       slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedClassChain? {
+        try reading(slot, path()) {
+            guard let position = try fieldIndex(of: "$class", keys: keys) else { return nil }
+            guard let classUID = try document.uid(at: try plist.ref(values, position)), classUID != 0 else {
+                throw KeyedArchiveError("$class is not a UID of a class entry", objectIndex: slot.objectIndex, key: "$class")
+            }
+            if let known = state.classChains[classUID] { return known }
+            let entry = try document.classEntry(classUID, usedBy: slot.objectIndex)
+            let chain = ArchivedClassChain(name: entry.name, classes: entry.classes)
+            state.classChains[classUID] = chain
+            return chain
+        }
+    }
+
+    /// The class of the object at `slot`, or nil when it is not an archived object.
+    func archivedClass(of slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedClassChain? {
+        guard case .uid(let uid) = slot, uid != 0 else { return nil }
+        let object = try reading(slot, path()) { try plist.object(try document.objectRef(uid)) }
+        guard case .dictionary(let keys, let values) = object else { return nil }
+        return try archivedClass(keys: keys, values: values, slot: slot, at: path())
+    }
+
+    /// Opens the object at `slot` as an instance of one of the Foundation classes `classes`
+    /// (its `$classes` chain must list one of them) and returns its fields.
+    ///
+    /// A Foundation layout applies only to its own classes: any other object, plain value
+    /// or inline dictionary throws `typeMismatch` naming what was found, never a wrong value.
+    func foundationObject<T>(_ type: T.Type, classes: [String], at slot: ArchiveSlot, path: @autoclosure () -> CodingPathNode)
+        throws -> (keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList) {
+        let object = try self.object(in: slot, expecting: T.self, at: path())
+        guard case .dictionary(let keys, let values) = object,
+              let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path()),
+              chain.contains(anyOf: classes)
+        else { throw typeMismatch(T.self, found: object, slot: slot, at: path()) }
+        return (keys, values)
+    }
+}

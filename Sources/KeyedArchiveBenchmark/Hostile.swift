@@ -12,7 +12,7 @@ private struct HostileReader {
     var read: (Data) -> Bool  // whether it gave a value (false: it threw)
 }
 
-private let hostileReaders: [HostileReader] = {
+private func hostileReaders() -> [HostileReader] {
     var readers = ["probing enum", "struct"].compactMap { name in
         HostileDecoding.probe(named: name).map { probe in HostileReader(name: name) { probe.run($0) == nil } }
     }
@@ -21,7 +21,7 @@ private let hostileReaders: [HostileReader] = {
         return false
     })
     return readers
-}()
+}
 
 /// Median milliseconds of `rounds` runs (one run when the first takes over a second).
 private func medianMilliseconds(rounds: Int, _ body: () -> Bool) -> (ms: Double, value: Bool) {
@@ -40,7 +40,7 @@ private func medianMilliseconds(rounds: Int, _ body: () -> Bool) -> (ms: Double,
 /// Runs the hostile families (all, or those named) and prints the table or machine lines.
 func runHostile(_ options: Options) {
     let families = options.hostileFamilies.isEmpty ? HostileFamily.allCases : options.hostileFamilies
-    let readers = hostileReaders
+    let readers = hostileReaders()
     if !options.machine {
         print("Hostile object graphs: median of \(options.rounds) rounds (1 when a run takes over 1 s); ms/KB per family, size and reader.")
         print("ratio = (ms/KB at 1 MB) / (ms/KB at 100 KB); issue 10's targets: ratio ≤ 1.5, 1 MB in ≤ 500 ms.")

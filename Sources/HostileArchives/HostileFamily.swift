@@ -68,8 +68,10 @@ public enum HostileFamily: String, CaseIterable, Sendable, CustomStringConvertib
     /// bytes per unit, then the full one, then at most one correction.
     public func archive(targetBytes: Int) -> Data {
         func error(_ data: Data) -> Double { abs(Double(data.count) / Double(targetBytes) - 1) }
+        // Wide references from 32 KB up, so size is smooth around 100 KB and 1 MB.
+        let width = targetBytes > 32_768 ? 4 : 1
         var units = 64
-        var data = archive(units: units)
+        var data = archive(units: units, minimumWidth: width)
         var best = data
         for _ in 0..<3 {
             if error(data) < error(best) { best = data }
@@ -77,16 +79,17 @@ public enum HostileFamily: String, CaseIterable, Sendable, CustomStringConvertib
             let next = max(1, Int(Double(units) * Double(targetBytes) / Double(max(data.count, 1))))
             if next == units { break }
             units = next
-            data = archive(units: units)
+            data = archive(units: units, minimumWidth: width)
         }
         return error(data) < error(best) ? data : best
     }
 
     /// The archive with `units` repetitions of the family's pattern (chain links, nesting
-    /// levels, DAG levels, keys or holders).
-    public func archive(units: Int) -> Data {
+    /// levels, DAG levels, keys or holders), references and offsets at least `minimumWidth` bytes.
+    public func archive(units: Int, minimumWidth: Int = 1) -> Data {
         let n = max(1, units)
         var graph = ArchiveGraph()
+        graph.plist.minimumWidth = minimumWidth
         let root: UInt64
         switch self {
         case .dataChain: root = graph.chain(n, classes: ["NSData", "NSMutableData"], key: "NS.data")

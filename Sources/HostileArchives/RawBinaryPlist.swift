@@ -23,6 +23,10 @@ public struct RawBinaryPlist: Sendable {
     /// The object table; a reference is an index into it.
     public private(set) var objects: [Object] = []
     private var interned: [Object: Int] = [:]
+    /// The narrowest reference and offset width written (1, 2, 4 or 8 bytes). With 4, file
+    /// size grows smoothly with the graph instead of jumping where 65,536 objects or a
+    /// 64 KB offset widen every reference.
+    public var minimumWidth = 1
 
     public init() {}
 
@@ -54,9 +58,7 @@ public struct RawBinaryPlist: Sendable {
 
     /// The encoded file, with `top` as its top object.
     public func data(top: Int) -> Data {
-        // References widen to 4 bytes past 4,096 objects (not at 65,536), so file size grows
-        // smoothly with the graph around the 100 KB and 1 MB sizes the tests ask for.
-        let refSize = objects.count <= 256 ? 1 : objects.count <= 4_096 ? 2 : 4
+        let refSize = max(minimumWidth, Self.byteWidth(for: UInt64(max(objects.count - 1, 0))))
         var out: [UInt8] = Array("bplist00".utf8)
         out.reserveCapacity(objects.count * 12 + 64)
         var offsets: [Int] = []
@@ -66,7 +68,7 @@ public struct RawBinaryPlist: Sendable {
             write(object, refSize: refSize, into: &out)
         }
         let tableOffset = out.count
-        let offsetSize = Self.byteWidth(for: UInt64(tableOffset))
+        let offsetSize = max(minimumWidth, Self.byteWidth(for: UInt64(tableOffset)))
         for offset in offsets { Self.appendBigEndian(UInt64(offset), width: offsetSize, to: &out) }
         out += [0, 0, 0, 0, 0, 0, UInt8(offsetSize), UInt8(refSize)]
         Self.appendBigEndian(UInt64(objects.count), width: 8, to: &out)

@@ -59,6 +59,7 @@ func runHostile(_ options: Options) {
                 if options.machine {
                     print("hostile family=\(family) size=\(data.count) reader=\(reader.name.replacingOccurrences(of: " ", with: "_")) "
                           + "ms=\(fixed(ms, 3)) ms_per_kb=\(fixed(ms / kb, 4)) outcome=\(value ? "value" : "error")")
+                    fflush(nil)  // each line as it is measured: a later size may hang
                 }
             }
         }

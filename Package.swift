@@ -21,7 +21,7 @@ let package = Package(
         // Benchmarks: `swift run -c release keyedarchive-benchmark`.
         .executableTarget(
             name: "keyedarchive-benchmark",
-            dependencies: ["KeyedArchive"],
+            dependencies: ["KeyedArchive", "HostileArchives"],
             path: "Sources/KeyedArchiveBenchmark"
         ),
         // The migration story: `swift run migration-example`.
@@ -44,11 +44,14 @@ let package = Package(
             dependencies: ["KeyedArchive"],
             path: "Tests/ArchiveStoreTestHelper"
         ),
+        // Valid keyed archives with malicious object graphs, for the tests, the benchmark and the
+        // fuzz package (which reaches it through Fuzz/Sources/HostileArchives, a symlink). Not a product.
+        .target(name: "HostileArchives", dependencies: ["KeyedArchive"], path: "Sources/HostileArchives"),
         // AddressSanitizer defaults for `swift test --sanitize=address` (C: it runs before Swift).
         .target(name: "SanitizerDefaults", path: "Tests/SanitizerDefaults"),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "SanitizerDefaults"],
+            dependencies: ["KeyedArchive", "HostileArchives", "SanitizerDefaults"],
             path: "Tests/KeyedArchiveTests",
             exclude: ["CLI/Snapshots", "Hostile/Crashers"]
         ),

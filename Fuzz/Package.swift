@@ -2,13 +2,20 @@
 // Fuzzing targets for KeyedArchive, kept out of the main build. See README.md here.
 import PackageDescription
 
+let keyedArchive: Target.Dependency = .product(name: "KeyedArchive", package: "KeyedArchive")
+
 let fuzzTarget: (String) -> Target = { name in
-    .executableTarget(name: name, dependencies: [.product(name: "KeyedArchive", package: "KeyedArchive")], path: "Sources/\(name)")
+    .executableTarget(name: name, dependencies: [keyedArchive], path: "Sources/\(name)")
 }
 
 let package = Package(
     name: "KeyedArchiveFuzz",
     dependencies: [.package(name: "KeyedArchive", path: "..")],
-    targets: ["FuzzBinaryPlist", "FuzzXMLPlist", "FuzzArchiveView", "FuzzTypedDecode", "FuzzSecureDecode"].map(fuzzTarget),
+    targets: ["FuzzBinaryPlist", "FuzzXMLPlist", "FuzzArchiveView", "FuzzTypedDecode", "FuzzSecureDecode"].map(fuzzTarget) + [
+        // The hostile-archive generator of the main package's tests and benchmark (not a product
+        // there): Sources/HostileArchives is a symlink to ../../Sources/HostileArchives, one copy.
+        .target(name: "HostileArchives", dependencies: [keyedArchive], path: "Sources/HostileArchives"),
+        .executableTarget(name: "FuzzHostileGraph", dependencies: ["HostileArchives", keyedArchive], path: "Sources/FuzzHostileGraph"),
+    ],
     swiftLanguageModes: [.v6]
 )

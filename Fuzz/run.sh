@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzBinaryPlist FuzzXMLPlist FuzzArchiveView FuzzTypedDecode FuzzSecureDecode)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBinaryPlist FuzzXMLPlist FuzzArchiveView FuzzTypedDecode FuzzSecureDecode FuzzHostileGraph)
 seeds=../../shared/corpus
 swift build -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address >/dev/null 2>&1 || {
     echo "build failed: swift build -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address" >&2; exit 2; }
@@ -18,7 +18,8 @@ status=0
 for target in "${targets[@]}"; do
     mkdir -p ".corpus/$target" .artifacts
     seedArgs=()
-    [ -d "$seeds" ] && seedArgs=("$seeds/apple" "$seeds/plain" "$seeds/hostile")
+    # FuzzHostileGraph reads its input as graph-building choices, not as a file: no file seeds.
+    [ -d "$seeds" ] && [ "$target" != FuzzHostileGraph ] && seedArgs=("$seeds/apple" "$seeds/plain" "$seeds/hostile")
     [ -d "Seeds/$target" ] && seedArgs+=("Seeds/$target")
     log=".artifacts/$target.log"
     SWIFT_BACKTRACE=enable=no "$bin/$target" ".corpus/$target" "${seedArgs[@]}" \

@@ -1,4 +1,5 @@
 import Foundation
+import HostileArchives
 import KeyedArchive
 
 // keyedarchive-benchmark: options and orchestration.
@@ -13,6 +14,9 @@ struct Options {
     var memory = false
     var store = false
     var storeOperations = 200
+    var hostile = false
+    /// Hostile families to run (`--family`); empty: all of them.
+    var hostileFamilies: [HostileFamily] = []
     /// Keep only contenders with this encoder or decoder name (for profiling one of them).
     var contender: String?
 
@@ -40,9 +44,13 @@ struct Options {
                              and their sum as one ratio (goal <= 1.0)
       --store-operations N   saves and loads per round for --store (default 200)
       --contender NAME       keep only that contender (e.g. ArchiveEncoder, JSONDecoder), for profiling
+      --hostile              valid archives with malicious object graphs (every family of HostileArchives)
+                             at 1 KB, 10 KB, 100 KB and 1 MB: ms/KB through the probing enum, the struct
+                             and KeyedArchiveView, and the 1 MB / 100 KB ratio of ms/KB
+      --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", "))
       --help                 this text
 
-    --scaling, --memory and --store replace the workload tables unless --workload is also given.
+    --scaling, --memory, --store and --hostile replace the workload tables unless --workload is also given.
     Progress goes to standard error; results to standard output.
     """
 
@@ -68,6 +76,12 @@ struct Options {
             case "--memory": memory = true
             case "--store": store = true
             case "--store-operations": storeOperations = max(1, try number(arg))
+            case "--hostile": hostile = true
+            case "--family":
+                guard let name = it.next(), let family = HostileFamily(rawValue: name) else {
+                    throw BenchmarkFailure(description: "--family needs one of: \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                hostileFamilies.append(family)
             case "--workload":
                 guard let name = it.next(), let workload = WorkloadName(rawValue: name) else {
                     throw BenchmarkFailure(description: "--workload needs one of: \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))")
@@ -78,7 +92,7 @@ struct Options {
             default: throw BenchmarkFailure(description: "unknown option \(arg)\n\n\(Options.usage)")
             }
         }
-        if (scaling || memory || store) && !explicitWorkload { workloads = [] }
+        if (scaling || memory || store || hostile) && !explicitWorkload { workloads = [] }
     }
 }
 
@@ -154,6 +168,7 @@ do {
     if options.scaling { try runScaling(options) }
     if options.memory { try runMemory(options) }
     if options.store { try runStore(options) }
+    if options.hostile { runHostile(options) }
 } catch let failure as BenchmarkFailure {
     if failure.description == Options.usage {
         print(failure.description)

@@ -1,4 +1,5 @@
 import Foundation
+import HostileArchives
 import Testing
 @testable import KeyedArchive
 
@@ -49,6 +50,11 @@ struct CrasherReplayTests {
             } catch let error as DecodingError {
                 #expect(!"\(error)".isEmpty)
             }
+        }
+        // And through the hostile-graph fuzz target's types (a struct, an enum tree, a class tree,
+        // nested arrays, a probing enum, the Foundation types): a value or a DecodingError.
+        for probe in HostileDecoding.allProbes {
+            if let error = probe.run(data) { #expect(error is DecodingError, "\(file) through \(probe): \(type(of: error))") }
         }
     }
 

@@ -16,13 +16,33 @@ extension KeyedArchiveView {
         /// strings, data, dates, URLs, UUIDs, decimal numbers and NSNull are shown as one
         /// value. When `false`, every object shows its raw fields.
         public var foundationSummaries: Bool
+        /// Whether data that holds a keyed archive or another binary or XML property list
+        /// is shown as `keyed archive, N bytes` (or `property list, N bytes`) with its
+        /// contents one level deeper. Nested property lists open within
+        /// ``NestedPropertyLists``' limits (the view's `maxDepth` levels, and bytes parsed
+        /// within its work budget); beyond them data is shown as bytes and
+        /// ``RenderReport/unexpandedPropertyLists`` counts it.
+        public var expandsNestedPropertyLists: Bool
 
         /// Creates options; the defaults give plain text with Foundation summaries.
-        public init(maxDepth: Int = 256, colors: Bool = false, foundationSummaries: Bool = true) {
+        public init(maxDepth: Int = 256, colors: Bool = false, foundationSummaries: Bool = true,
+                    expandsNestedPropertyLists: Bool = false) {
             self.maxDepth = maxDepth
             self.colors = colors
             self.foundationSummaries = foundationSummaries
+            self.expandsNestedPropertyLists = expandsNestedPropertyLists
         }
+    }
+
+    /// What ``render(key:options:to:)`` left out, so that a caller can say so.
+    ///
+    /// ```swift
+    /// let report = try view.render(options: .init(expandsNestedPropertyLists: true), to: &out)
+    /// if report.unexpandedPropertyLists > 0 { print("some nested archives were not opened") }
+    /// ```
+    public struct RenderReport: Sendable, Hashable {
+        /// Nested property lists shown as bytes because a limit was reached.
+        public var unexpandedPropertyLists = 0
     }
 
     /// The archive as an indented tree (``render(options:)`` with default options and
@@ -71,11 +91,13 @@ extension KeyedArchiveView {
     /// try view.render(key: "root", options: .init(colors: true), to: &out)
     /// ```
     ///
+    /// - Returns: What was left out (nested property lists beyond the limits).
     /// - Throws: ``KeyedArchiveError`` when `key` is not a top-level key, or when the
     ///   view's visit budget runs out (what was written so far stays written).
+    @discardableResult
     public func render<Target: TextOutputStream>(
         key: String? = nil, options: RenderOptions, to target: inout Target
-    ) throws(KeyedArchiveError) {
+    ) throws(KeyedArchiveError) -> RenderReport {
         var entries = topLevel.map { (label: $0.key, value: $0.value) }
         if let key {
             guard let value = value(forKey: key) else {
@@ -85,22 +107,30 @@ extension KeyedArchiveView {
         }
         var renderer = ArchiveTreeRenderer(view: self, options: options)
         try renderer.render(entries, to: &target)
+        return RenderReport(unexpandedPropertyLists: renderer.nested?.skipped ?? 0)
     }
 }
 
 /// Walks the graph once, without recursion, printing each object the first time it is
-/// reached.
+/// reached. Nested archives are walked by the same loop, sharing its work budget.
 struct ArchiveTreeRenderer {
-    let view: KeyedArchiveView
+    /// The archive being walked: a nested one while its contents are shown.
+    private var view: KeyedArchiveView
     let options: KeyedArchiveView.RenderOptions
     private var budget: ArchiveWorkBudget
     private var shown: Set<Int> = []
     private var open: Set<Int> = []
+    /// Opens data that holds a property list, when the options ask for it.
+    private(set) var nested: NestedPropertyLists?
+    /// The enclosing archives' state while a nested property list is shown.
+    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>)] = []
 
     private enum Task {
         case entry(label: String, value: ArchivedValue, depth: Int)
         /// The object's subtree is finished: it is no longer an ancestor.
         case close(Int)
+        /// A nested property list is finished: back to the enclosing archive.
+        case leaveNested
     }
     private var tasks: [Task] = []
 
@@ -108,6 +138,7 @@ struct ArchiveTreeRenderer {
         self.view = view
         self.options = options
         budget = ArchiveWorkBudget(limits: view.limits, inputSize: view.inputSize)
+        if options.expandsNestedPropertyLists { nested = NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) }
     }
 
     mutating func render<Target: TextOutputStream>(_ entries: [(label: String, value: ArchivedValue)], to out: inout Target) throws(KeyedArchiveError) {
@@ -116,6 +147,8 @@ struct ArchiveTreeRenderer {
             switch task {
             case .close(let index):
                 open.remove(index)
+            case .leaveNested:
+                if let outer = enclosing.popLast() { (view, shown, open) = outer }
             case .entry(let label, let value, let depth):
                 guard budget.charge() else { throw budget.exhausted() }
                 entry(label, value, depth: depth, to: &out)
@@ -157,14 +190,38 @@ struct ArchiveTreeRenderer {
             line(depth, "\(label) = \(paint(count(fields.count, "entry"), .dim))", to: &out)
             push(fields: fields.map { ($0.key, $0.value) }, depth: depth + 1)
         default:
+            if case .data(let bytes) = value, expandNested(bytes, heading: "\(label) =", depth: depth, to: &out) { return }
             line(depth, "\(label) = \(scalar(value))", to: &out)
         }
+    }
+
+    /// Shows data that holds a property list as a heading and, one level deeper, its
+    /// contents (a keyed archive's top-level entries, or the plain value under `plist`);
+    /// `false` when the data is to be shown as bytes.
+    private mutating func expandNested<Target: TextOutputStream>(_ bytes: Data, heading: String, depth: Int, to out: inout Target) -> Bool {
+        guard nested != nil, let content = nested?.open(bytes, level: enclosing.count + 1) else { return false }
+        line(depth, "\(heading) \(paint("\(content.kind), \(count(bytes.count, "byte"))", .dim))", to: &out)
+        tasks.append(.leaveNested)
+        enclosing.append((view, shown, open))
+        shown = []
+        open = []
+        switch content {
+        case .archive(let inner):
+            view = inner
+            push(fields: inner.topLevel.map { ($0.key, $0.value) }, depth: depth + 1)
+        case .propertyList(let tree):
+            push(fields: [("plist", tree)], depth: depth + 1)
+        }
+        return true
     }
 
     private mutating func object<Target: TextOutputStream>(_ label: String, _ index: Int, depth: Int, to out: inout Target) {
         guard index < view.objects.count else { return line(depth, "\(label) = <invalid #\(index)>", to: &out) }
         let object = view.objects[index]
-        if let plain = object.plainValue { return line(depth, "\(label) = \(scalar(plain))", to: &out) }
+        if let plain = object.plainValue {
+            if case .data(let bytes) = plain, expandNested(bytes, heading: "\(label) =", depth: depth, to: &out) { return }
+            return line(depth, "\(label) = \(scalar(plain))", to: &out)
+        }
         let name = object.className ?? "class entry"
         let title = paint(name, .boldCyan) + " " + paint("#\(index)", .dim)
         if open.contains(index) {
@@ -190,6 +247,9 @@ struct ArchiveTreeRenderer {
                 line(depth, "\(label): \(title) \(paint("(\(count(keys.count, "entry")))", .dim))", to: &out)
                 return push(fields: zip(plainKeys, values).map { (scalar($0), $1) }, depth: depth + 1)
             }
+        }
+        if case .data(let bytes)? = interpreted, expandNested(bytes, heading: "\(label): \(title) =", depth: depth, to: &out) {
+            return
         }
         if let special = interpreted, let text = summary(special) {
             return line(depth, "\(label): \(title) = \(text)", to: &out)

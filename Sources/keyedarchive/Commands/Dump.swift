@@ -14,6 +14,12 @@ enum DumpCommand: ToolCommand {
             shown as their value. Objects nested more than 256 levels deep are shown as \
             'Class #N …' and not opened.
 
+            With --expand-nested, data that holds a keyed archive or another binary or \
+            XML property list is shown as 'keyed archive, N bytes' (or 'property list') \
+            with its contents one level deeper, within ArchiveDecoder's default limits \
+            (512 levels; at most 16 bytes parsed per input byte plus 65,536); beyond \
+            them it is shown as bytes, with a note on standard error.
+
             Colour is used only when standard output is a terminal, and never with \
             --no-color or when NO_COLOR is set.
             """,
@@ -21,19 +27,25 @@ enum DumpCommand: ToolCommand {
         options: [
             .option("key", value: "key", help: "Show only the value under this top-level key."),
             .noColor,
+            .expandNested,
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
         let view = try input.view()
-        let options = KeyedArchiveView.RenderOptions(colors: Terminal.wantsColor(noColorFlag: arguments.has("no-color")))
+        let options = KeyedArchiveView.RenderOptions(colors: Terminal.wantsColor(noColorFlag: arguments.has("no-color")),
+                                                     expandsNestedPropertyLists: arguments.has("expand-nested"))
         let key = arguments.value("key")
         if let key, view.value(forKey: key) == nil { throw missingKey(key, in: view, file: input.name) }
         var out = OutputBuffer()
         defer { out.flush() }
         do {
-            try view.render(key: key, options: options, to: &out)
+            let report = try view.render(key: key, options: options, to: &out)
+            out.flush()
+            if let note = NestedExpansionNote.text(skipped: report.unexpandedPropertyLists, maxDepth: view.limits.maxDepth) {
+                Terminal.err(note)
+            }
         } catch {
             out.flush()
             throw ToolError(file: input.name, "output stopped: \(error.message)")

@@ -22,12 +22,20 @@ enum JsonCommand: ToolCommand {
             exactly; reals print in their shortest round-trip form; NaN and infinities, \
             which JSON cannot hold, print as null; dates outside the years 1-9999 print as \
             seconds since 2001.
+
+            With --expand-nested, data that holds a property list is written in its \
+            place as {"$archive": VALUE} for a keyed archive (flattened as above) or \
+            {"$plist": VALUE} for any other binary or XML property list. Nesting and the \
+            work done follow ArchiveDecoder's default limits: 512 levels, and at most 16 \
+            bytes parsed per input byte plus 65,536; beyond them data stays base64 and a \
+            note on standard error says how many values were left so.
             """,
         arguments: [.file],
         options: [
             .option("key", value: "key", help: "Print only the value under this top-level key."),
             .flag("no-classes", help: "Leave out the \"$class\" keys."),
             .flag("compact", help: "Print on one line instead of indenting by two spaces."),
+            .expandNested,
         ]
     )
 
@@ -35,18 +43,23 @@ enum JsonCommand: ToolCommand {
         let input = try ArchiveInput.read(arguments.positionals[0])
         let view = try input.view()
         var out = OutputBuffer.capturing()
+        var nested = arguments.has("expand-nested") ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil
         try write(view, key: arguments.value("key"), classes: !arguments.has("no-classes"), pretty: !arguments.has("compact"),
-                  file: input.name, to: &out)
+                  file: input.name, nested: &nested, to: &out)
         // Written only once complete, so that a refused archive prints nothing.
         var bytes = Array(out.captured.utf8)
         Terminal.writeAll(&bytes, to: 1)
+        if let nested, let note = NestedExpansionNote.text(skipped: nested.skipped, maxDepth: nested.maxDepth) { Terminal.err(note) }
         return ExitStatus.success
     }
 
-    /// The JSON document for an archive: one value, or an object keyed by top-level key.
+    /// The JSON document for an archive: one value, or an object keyed by top-level key;
+    /// data that holds a property list is opened by `nested` when it is set.
     static func write(_ view: KeyedArchiveView, key: String?, classes: Bool, pretty: Bool, file: String,
-                      to out: inout OutputBuffer) throws(ToolError) {
+                      nested: inout NestedPropertyLists?, to out: inout OutputBuffer) throws(ToolError) {
         var emitter = JSONEmitter(view: view, includeClasses: classes, pretty: pretty)
+        emitter.nested = nested
+        defer { nested = emitter.nested }
         do throws(ToolError) {
             if let key {
                 guard let value = view.value(forKey: key) else { throw DumpCommand.missingKey(key, in: view, file: file) }

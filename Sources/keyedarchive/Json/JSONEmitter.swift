@@ -11,8 +11,13 @@ import KeyedArchive
 /// reached; a later reference to it becomes `{"$ref": N}`, and a reference back into an
 /// object still being written (a cycle) `{"$cycle": true, "$ref": N}`, N being its index
 /// in `$objects` (the #N of `dump`). So the output grows linearly with the archive.
+///
+/// With ``nested`` set (`--expand-nested`), data that holds a keyed archive is written as
+/// `{"$archive": …}` and other property lists as `{"$plist": …}`, by the same loop, within
+/// the same value budget and depth limit.
 struct JSONEmitter {
-    let view: KeyedArchiveView
+    /// The archive being written: a nested one while its contents are written.
+    private(set) var view: KeyedArchiveView
     /// Whether generic objects get a `$class` key.
     let includeClasses: Bool
     let pretty: Bool
@@ -21,6 +26,10 @@ struct JSONEmitter {
     private var budget: Int
     private var shown: Set<Int> = []
     private var open: Set<Int> = []
+    /// Opens data that holds a property list; `nil` leaves data as base64.
+    var nested: NestedPropertyLists?
+    /// The enclosing archives' state while a nested property list is written.
+    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>)] = []
 
     init(view: KeyedArchiveView, includeClasses: Bool, pretty: Bool) {
         self.view = view
@@ -37,6 +46,8 @@ struct JSONEmitter {
         case newline(indent: Int)
         /// The object is written: it is no longer on the path.
         case close(Int)
+        /// A nested property list is written: back to the enclosing archive.
+        case leaveNested
     }
 
     /// One member of a JSON object (with a key) or array (without) still to be written.
@@ -61,6 +72,7 @@ struct JSONEmitter {
             case .text(let text): out.append(text)
             case .newline(let indent): if pretty { out.append("\n" + String(repeating: "  ", count: indent)) }
             case .close(let index): open.remove(index)
+            case .leaveNested: if let outer = enclosing.popLast() { (view, shown, open) = outer }
             case .value(let value, let depth): try emit(value, depth: depth, tasks: &tasks, to: &out)
             }
         }
@@ -84,8 +96,30 @@ struct JSONEmitter {
         case .dictionary(let fields):
             try push(members: Self.sorted(fields.map { ($0.key, $0.value) }), open: "{", close: "}", depth: depth, into: &tasks)
         default:
+            if case .data(let bytes) = value, try expandNested(bytes, depth: depth, into: &tasks) { return }
             try scalar(value, to: &out)
         }
+    }
+
+    /// Queues data that holds a property list as `{"$archive": VALUE}` (a keyed archive:
+    /// its one top-level value, or an object of them) or `{"$plist": VALUE}`; `false` when
+    /// the data is to be written as base64.
+    private mutating func expandNested(_ bytes: Data, depth: Int, into tasks: inout [Task]) throws(ToolError) -> Bool {
+        guard nested != nil, let content = nested?.open(bytes, level: enclosing.count + 1) else { return false }
+        tasks.append(.leaveNested)
+        enclosing.append((view, shown, open))
+        shown = []
+        open = []
+        switch content {
+        case .archive(let inner):
+            view = inner
+            let value: ArchivedValue = inner.topLevel.count == 1
+                ? inner.topLevel[0].value : .dictionary(inner.topLevel.map { ArchivedField(key: $0.key, value: $0.value) })
+            try push(members: [("$archive", value)], open: "{", close: "}", depth: depth, into: &tasks)
+        case .propertyList(let tree):
+            try push(members: [("$plist", tree)], open: "{", close: "}", depth: depth, into: &tasks)
+        }
+        return true
     }
 
     /// Queues `open`, the members (one per line when pretty), `close`.
@@ -109,7 +143,10 @@ struct JSONEmitter {
     private mutating func object(_ index: Int, depth: Int, tasks: inout [Task], to out: inout OutputBuffer) throws(ToolError) {
         guard index < view.objects.count else { return out.append("null") }
         let object = view.objects[index]
-        if let plain = object.plainValue { return try scalar(plain, to: &out) }
+        if let plain = object.plainValue {
+            if case .data(let bytes) = plain, try expandNested(bytes, depth: depth, into: &tasks) { return }
+            return try scalar(plain, to: &out)
+        }
         if object.isClassEntry {
             try charge(object.classes.count)
             let members = [
@@ -120,6 +157,7 @@ struct JSONEmitter {
             return out.append(literalObject(members, depth: depth))
         }
         let interpreted = view.foundationValue(of: object)
+        if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
         if let interpreted, try foundationScalar(interpreted, to: &out) { return }
         if open.contains(index) {
             return out.append(literalObject([("$cycle", "true"), ("$ref", String(index))], depth: depth))

@@ -23,6 +23,8 @@ struct JSONEmitter {
     let pretty: Bool
     /// JSON containers nested deeper than this are refused (`ArchiveDecoder.Limits.maxDepth`).
     let maxDepth: Int
+    /// The visits allowed in all (the input's budget, shared by nested archives).
+    let visitLimit: Int
     private var budget: Int
     private var shown: Set<Int> = []
     private var open: Set<Int> = []
@@ -36,7 +38,8 @@ struct JSONEmitter {
         self.includeClasses = includeClasses
         self.pretty = pretty
         maxDepth = view.limits.maxDepth
-        budget = view.visitBudget
+        visitLimit = view.visitBudget
+        budget = visitLimit
     }
 
     private enum Task {
@@ -81,7 +84,7 @@ struct JSONEmitter {
     private mutating func charge(_ cost: Int) throws(ToolError) {
         budget -= cost
         guard budget >= 0 else {
-            throw ToolError("the JSON would need more than \(view.visitBudget) visits (ArchiveDecoder.Limits.maxObjectVisits): the archive repeats its values too often to write them out ('dump' shows each object once)")
+            throw ToolError("the JSON would need more than \(visitLimit) visits (ArchiveDecoder.Limits.maxObjectVisits): the archive repeats its values too often to write them out ('dump' shows each object once)")
         }
     }
 

@@ -53,10 +53,11 @@ struct ArchiveInput {
         }
     }
 
-    /// Reads the input as a property-list tree, for commands that work on the raw plist.
+    /// Reads the input as a property-list tree, for commands that work on the raw plist,
+    /// under the same limits and one visit budget as the view.
     func propertyList() throws(ToolError) -> PropertyListValue {
         do {
-            return try PropertyListValue(propertyList: data)
+            return try PropertyListValue(propertyList: data, limits: ArchiveDecoder.Limits())
         } catch {
             throw ToolError(file: name, Self.describe(error))
         }

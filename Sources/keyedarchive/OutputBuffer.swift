@@ -1,6 +1,6 @@
 /// Collects output and hands it to a file descriptor in large chunks, so that a big
 /// `dump` or `json` neither builds one giant string nor makes a system call per line.
-struct OutputBuffer {
+struct OutputBuffer: TextOutputStream {
     private var bytes: [UInt8] = []
     private let fd: Int32
     private let chunk = 1 << 16
@@ -8,7 +8,7 @@ struct OutputBuffer {
     /// - Parameter fd: where the output goes (1 for standard output).
     init(fd: Int32 = 1) {
         self.fd = fd
-        bytes.reserveCapacity(chunk)
+        if fd >= 0 { bytes.reserveCapacity(chunk) }
     }
 
     /// A buffer that keeps everything, for ``captured``.
@@ -21,6 +21,9 @@ struct OutputBuffer {
         bytes.append(contentsOf: text.utf8)
         if fd >= 0, bytes.count >= chunk { flush() }
     }
+
+    /// `TextOutputStream`: the same as ``append(_:)``.
+    mutating func write(_ string: String) { append(string) }
 
     mutating func append(byte: UInt8) {
         bytes.append(byte)

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Opening one validates the whole object table: every UID in range, every `$class`
 /// pointing at a class entry with a `$classname`. The view is a graph (objects refer to
-/// each other by index); ``render(maxDepth:)`` prints it as a tree in which a shared
+/// each other by index); ``render(options:)`` prints it as a tree in which a shared
 /// object is shown once and then referred to, and a cycle is marked instead of followed.
 ///
 /// ```swift
@@ -37,24 +37,61 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         topLevel.first(where: { $0.key == key })?.value
     }
 
+    /// The limits the view was opened with; rendering uses the same ones.
+    public let limits: ArchiveDecoder.Limits
+    /// The size in bytes of the archive, which sets the default visit budget.
+    public let inputSize: Int
+
+    /// The visits one walk over this document may make (``ArchiveDecoder/Limits``):
+    /// opening the view, and each rendering, stay within it.
+    ///
+    /// ```swift
+    /// let view = try KeyedArchiveView(data: data, limits: .init(maxObjectVisits: 10_000))
+    /// print(view.visitBudget)   // 10000
+    /// ```
+    public var visitBudget: Int { limits.visitBudget(forInputSize: inputSize) }
+
     /// Opens and validates an archive (binary or XML).
     ///
     /// - Throws: ``PropertyListError`` when the data is not a property list,
     ///   ``KeyedArchiveError`` (with object index and key) when it is not a sound archive.
     public init(data: Data, maxDepth: Int = 512) throws {
-        let document = try ArchiveDocument(data: data, maxDepth: maxDepth)
+        try self.init(data: data, limits: ArchiveDecoder.Limits(maxDepth: maxDepth))
+    }
+
+    /// Opens and validates an archive (binary or XML) under `limits`, the limits of
+    /// ``ArchiveDecoder``: every object's inline values are read through one depth limit,
+    /// one cycle check and one visit budget for the whole document, so a hostile graph
+    /// throws in time linear in its size.
+    ///
+    /// ```swift
+    /// let view = try KeyedArchiveView(data: data, limits: .init(maxDepth: 64))
+    /// ```
+    ///
+    /// - Throws: ``PropertyListError`` when the data is not a property list,
+    ///   ``KeyedArchiveError`` (with object index and key, or naming the limit reached)
+    ///   when it is not a sound archive.
+    public init(data: Data, limits: ArchiveDecoder.Limits) throws {
+        let document = try ArchiveDocument(data: data, maxDepth: limits.maxDepth)
+        var budget = ArchiveWorkBudget(limits: limits, inputSize: data.count)
         let count = document.objectCount
         var objects: [ArchivedObject] = []
         objects.reserveCapacity(count)
+        var classes = ArchivedObject.ClassCache()
+        var subtrees = BoundedTreeReader<ArchivedValueBuilder>.Cache()
         for uid in 0..<count {
-            let tree = try document.plist.value(at: try document.objectRef(uid), maxDepth: maxDepth)
-            objects.append(try ArchivedObject(index: uid, tree: tree, document: document))
+            let builder = ArchivedValueBuilder(plist: document.plist, objectCount: count, objectIndex: uid)
+            let reader = BoundedTreeReader(plist: document.plist, builder: builder, objectIndex: uid)
+            let tree = try reader.read(try document.objectRef(uid), budget: &budget, cache: &subtrees)
+            objects.append(try ArchivedObject(index: uid, tree: tree, document: document, classes: &classes, budget: &budget))
         }
         self.objects = objects
+        self.limits = limits
+        inputSize = data.count
         topLevel = document.top.map { TopLevelEntry(key: $0.key, value: $0.uid == 0 ? .null : .reference($0.uid)) }
     }
 
-    /// The rendered tree (``render(maxDepth:)``).
+    /// The rendered tree (``render(options:)`` with default options).
     public var description: String { render() }
 }
 
@@ -112,56 +149,58 @@ public struct ArchivedObject: Sendable, Hashable {
         fields.first(where: { $0.key == key })?.value
     }
 
-    init(index: Int, tree: PropertyListValue, document: ArchiveDocument) throws {
+    /// Class entries already read while opening a view: `$classes` lists are read once.
+    struct ClassCache {
+        var entries: [Int: (name: String, classes: [String])] = [:]
+    }
+
+    init(index: Int, tree: ArchivedValue, document: ArchiveDocument, classes cache: inout ClassCache,
+         budget: inout ArchiveWorkBudget) throws {
         self.index = index
-        let count = document.objectCount
-        func convert(_ value: PropertyListValue, key: String?) throws -> ArchivedValue {
-            switch value {
-            case .uid(let uid):
-                guard uid < UInt64(count) else {
-                    throw KeyedArchiveError("UID \(uid) is out of range (\(count) objects)", objectIndex: index, key: key)
-                }
-                return uid == 0 ? .null : .reference(Int(uid))
-            case .string(let s): return .string(s)
-            case .integer(let i): return .integer(i)
-            case .unsignedInteger(let u): return .unsignedInteger(u)
-            case .real(let d): return .real(d)
-            case .float(let f): return .real(Double(f))
-            case .bool(let b): return .bool(b)
-            case .data(let d): return .data(d)
-            case .date(let d): return .date(Date(timeIntervalSinceReferenceDate: d))
-            case .array(let items): return .array(try items.map { try convert($0, key: key) })
-            case .dictionary(let entries):
-                return .dictionary(try entries.map { ArchivedField(key: $0.key, value: try convert($0.value, key: $0.key)) })
-            }
-        }
         guard case .dictionary(let entries) = tree else {
             className = nil
             classes = []
             fields = []
             isClassEntry = false
-            plainValue = try convert(tree, key: nil)
+            plainValue = tree
             return
         }
         plainValue = nil
-        if let classValue = tree["$class"] {
-            guard case .uid(let classUID) = classValue, classUID > 0, classUID < UInt64(count) else {
+        var classValue: ArchivedValue?, classNameValue: ArchivedValue?, classesValue: ArchivedValue?
+        for entry in entries {
+            switch entry.key {
+            case "$class": if classValue == nil { classValue = entry.value }
+            case "$classname": if classNameValue == nil { classNameValue = entry.value }
+            case "$classes": if classesValue == nil { classesValue = entry.value }
+            default: break
+            }
+        }
+        if let classValue {
+            guard case .reference(let classUID) = classValue else {
                 throw KeyedArchiveError("$class is not a UID of a class entry", objectIndex: index, key: "$class")
             }
-            let info = try document.classEntry(Int(classUID), usedBy: index)
+            let info: (name: String, classes: [String])
+            if let known = cache.entries[classUID] {
+                info = known
+            } else {
+                info = try document.classEntry(classUID, usedBy: index)
+                guard budget.charge(info.classes.count) else { throw budget.exhausted(objectIndex: index, key: "$class") }
+                cache.entries[classUID] = info
+            }
             className = info.name
             classes = info.classes
             isClassEntry = false
             var fields: [ArchivedField] = []
+            fields.reserveCapacity(entries.count)
             for entry in entries {
                 guard let key = ArchiveKeyEscaping.unescape(entry.key) else { continue }
-                fields.append(ArchivedField(key: key, value: try convert(entry.value, key: key)))
+                fields.append(ArchivedField(key: key, value: entry.value))
             }
             self.fields = fields
-        } else if case .string(let name)? = tree["$classname"] {
+        } else if case .string(let name)? = classNameValue {
             className = nil
             var names: [String] = []
-            if case .array(let list)? = tree["$classes"] {
+            if case .array(let list)? = classesValue {
                 for case .string(let n) in list { names.append(n) }
             }
             classes = names.isEmpty ? [name] : names
@@ -173,111 +212,36 @@ public struct ArchivedObject: Sendable, Hashable {
     }
 }
 
-// MARK: - Rendering
+/// Builds ``ArchivedValue`` trees, checking every UID against the object table.
+struct ArchivedValueBuilder: BoundedTreeBuilder {
+    let plist: BinaryPropertyList
+    let objectCount: Int
+    let objectIndex: Int
 
-extension KeyedArchiveView {
-    /// The archive as an indented tree: each top-level key, then each object's class and
-    /// fields. Plain values referenced by UID are shown in place; an object referenced a
-    /// second time is shown as `-> #N`, and a reference back into its own ancestors as
-    /// `-> #N (cycle)`.
-    ///
-    /// ```text
-    /// root: Person #1
-    ///   name = "Ada"
-    ///   dog: Dog #4
-    ///     name = "Rex"
-    /// ```
-    public func render(maxDepth: Int = 64) -> String {
-        var renderer = ArchiveTreeRenderer(view: self, maxDepth: maxDepth)
-        for entry in topLevel {
-            renderer.field(entry.key, entry.value, depth: 0)
-        }
-        return renderer.output
-    }
-}
-
-/// Walks the graph once, printing each object the first time it is reached.
-struct ArchiveTreeRenderer {
-    let view: KeyedArchiveView
-    let maxDepth: Int
-    var output = ""
-    var shown: Set<Int> = []
-    var open: Set<Int> = []
-
-    init(view: KeyedArchiveView, maxDepth: Int) {
-        self.view = view
-        self.maxDepth = maxDepth
-    }
-
-    mutating func line(_ depth: Int, _ text: String) {
-        output += String(repeating: "  ", count: depth) + text + "\n"
-    }
-
-    mutating func field(_ key: String, _ value: ArchivedValue, depth: Int) {
-        switch value {
-        case .reference(let index):
-            reference(label: key, index, depth: depth)
-        case .array(let items):
-            line(depth, "\(key) = [\(items.isEmpty ? "]" : "")")
-            guard !items.isEmpty else { return }
-            for (position, item) in items.enumerated() {
-                field("[\(position)]", item, depth: depth + 1)
+    func leaf(_ object: BinaryPropertyList.Object, ref: Int, key: String?) throws -> ArchivedValue {
+        switch object {
+        case .uid(let uid):
+            guard uid < UInt64(objectCount) else {
+                throw KeyedArchiveError("UID \(uid) is out of range (\(objectCount) objects)", objectIndex: objectIndex, key: key)
             }
-            line(depth, "]")
-        case .dictionary(let entries):
-            line(depth, "\(key) = {")
-            for entry in entries { field(entry.key, entry.value, depth: depth + 1) }
-            line(depth, "}")
-        default:
-            line(depth, "\(key) = \(Self.scalar(value))")
+            return uid == 0 ? .null : .reference(Int(uid))
+        case .asciiString(let range): return .string(plist.asciiString(range))
+        case .utf16String(let range): return .string(try plist.utf16String(range, ref: ref))
+        case .integer(let i): return .integer(i)
+        case .unsignedInteger(let u): return .unsignedInteger(u)
+        case .real(let d): return .real(d)
+        case .float(let f): return .real(Double(f))
+        case .bool(let b): return .bool(b)
+        case .data(let range): return .data(Data(plist.bytes[range]))
+        case .date(let d): return .date(Date(timeIntervalSinceReferenceDate: d))
+        case .array, .dictionary: return .array([])  // not reached: the reader opens containers
         }
     }
 
-    mutating func reference(label: String, _ index: Int, depth: Int) {
-        guard index < view.objects.count else {
-            line(depth, "\(label) = <invalid #\(index)>")
-            return
-        }
-        let object = view.objects[index]
-        if let plain = object.plainValue {
-            line(depth, "\(label) = \(Self.scalar(plain))")
-            return
-        }
-        let name = object.className ?? "class entry"
-        if open.contains(index) {
-            line(depth, "\(label): -> #\(index) (cycle)")
-            return
-        }
-        if shown.contains(index) {
-            line(depth, "\(label): -> #\(index) \(name) (shown above)")
-            return
-        }
-        guard depth < maxDepth else {
-            line(depth, "\(label): \(name) #\(index) …")
-            return
-        }
-        shown.insert(index)
-        open.insert(index)
-        line(depth, "\(label): \(name) #\(index)")
-        for field in object.fields {
-            self.field(field.key, field.value, depth: depth + 1)
-        }
-        open.remove(index)
-    }
+    func array(_ items: [ArchivedValue]) -> ArchivedValue { .array(items) }
 
-    static func scalar(_ value: ArchivedValue) -> String {
-        switch value {
-        case .null: return "nil"
-        case .string(let s): return "\"\(s.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n"))\""
-        case .integer(let i): return "\(i)"
-        case .unsignedInteger(let u): return "\(u)"
-        case .real(let d): return "\(d)"
-        case .bool(let b): return b ? "true" : "false"
-        case .data(let d): return "<\(d.count) bytes: \(d.prefix(16).map { String(format: "%02x", $0) }.joined())\(d.count > 16 ? "…" : "")>"
-        case .date(let date): return ISO8601DateFormatter().string(from: date)
-        case .reference(let i): return "#\(i)"
-        case .array(let items): return "[\(items.count) items]"
-        case .dictionary(let entries): return "{\(entries.count) entries}"
-        }
+    func dictionary(keys: [String], values: [ArchivedValue]) -> ArchivedValue {
+        .dictionary(zip(keys, values).map { ArchivedField(key: $0, value: $1) })
     }
 }
+

@@ -4,38 +4,8 @@ import Foundation
 /// object table: Swift values for Foundation value classes, instances for allowed
 /// `NSCoding` and ``ArchiveCoding`` classes.
 extension _ArchiveDecoder {
-    /// Foundation value classes, by archived name, in the form returned.
-    private enum FoundationClass: CaseIterable {
-        case string, data, date, url, uuid, null, decimal, array, set, orderedSet, dictionary
-
-        /// The class an allow-list must name (or name a superclass of) to admit it.
-        var objectClass: NSObject.Type {
-            switch self {
-            case .string: return NSString.self
-            case .data: return NSData.self
-            case .date: return NSDate.self
-            case .url: return NSURL.self
-            case .uuid: return NSUUID.self
-            case .null: return NSNull.self
-            case .decimal: return NSDecimalNumber.self
-            case .array: return NSArray.self
-            case .set: return NSSet.self
-            case .orderedSet: return NSOrderedSet.self
-            case .dictionary: return NSDictionary.self
-            }
-        }
-    }
-
-    private static let foundationClasses: [String: FoundationClass] = [
-        "NSString": .string, "NSMutableString": .string,
-        "NSData": .data, "NSMutableData": .data,
-        "NSDate": .date, "NSURL": .url, "NSUUID": .uuid, "NSNull": .null,
-        "NSDecimalNumber": .decimal, "NSDecimalNumberPlaceholder": .decimal,
-        "NSArray": .array, "NSMutableArray": .array,
-        "NSSet": .set, "NSMutableSet": .set,
-        "NSOrderedSet": .orderedSet, "NSMutableOrderedSet": .orderedSet,
-        "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary,
-    ]
+    /// Foundation value classes, by archived name, in the form returned: the library's one table.
+    private typealias FoundationClass = FoundationClassKind
 
     /// The mutable variants, for allow-lists that name them (`NSMutableArray.self`).
     private static let mutableClasses: [String: NSObject.Type] = [
@@ -73,7 +43,7 @@ extension _ArchiveDecoder {
                 throw corrupted(at: path, slot: slot, "object \(uid) has no $class, so it is not an archived object")
             }
             // The class name itself counts, whatever `$classes` lists.
-            if let (name, known) = ([info.name] + info.classes).lazy.compactMap({ name in Self.foundationClasses[name].map { (name, $0) } }).first {
+            if let (name, known) = ([info.name] + info.classes).lazy.compactMap({ name in FoundationClassKind.byClassName[name].map { (name, $0) } }).first {
                 // The archived class (NSMutableArray) is checked where it is known; else the layout's.
                 let archivedClass = Self.mutableClasses[name] ?? known.objectClass
                 guard ArchiveClassRegistry.permits(archivedClass, for: allowed) else {
@@ -210,7 +180,7 @@ extension _ArchiveDecoder {
         return layoutClasses.contains { object.isSubclass(of: $0) }
     }
 
-    private static let layoutClasses: [NSObject.Type] = FoundationClass.allCases.map(\.objectClass) + [NSNumber.self]
+    private static let layoutClasses: [NSObject.Type] = FoundationClassKind.every.map(\.objectClass) + [NSNumber.self]
 }
 
 /// The slot of one element of a Foundation collection, taken through the unkeyed
@@ -229,5 +199,29 @@ private struct ElementSlot: Decodable, _ArchiveSpecialDecodable {
 
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ElementSlot {
         ElementSlot(slot: slot)
+    }
+}
+
+extension FoundationClassKind {
+    /// Every kind, for the allow-list check of Foundation's own classes.
+    fileprivate static let every: [FoundationClassKind] = [
+        .string, .data, .date, .url, .uuid, .null, .decimal, .array, .set, .orderedSet, .dictionary,
+    ]
+
+    /// The class an allow-list must name (or name a superclass of) to admit it.
+    fileprivate var objectClass: NSObject.Type {
+        switch self {
+        case .string: return NSString.self
+        case .data: return NSData.self
+        case .date: return NSDate.self
+        case .url: return NSURL.self
+        case .uuid: return NSUUID.self
+        case .null: return NSNull.self
+        case .decimal: return NSDecimalNumber.self
+        case .array: return NSArray.self
+        case .set: return NSSet.self
+        case .orderedSet: return NSOrderedSet.self
+        case .dictionary: return NSDictionary.self
+        }
     }
 }

@@ -387,17 +387,8 @@ public struct BinaryPropertyList: Sendable {
                 throw PropertyListError("object \(ref): shared containers expand beyond the size limit")
             }
             let object = try plist.object(ref)
+            if let scalar = try plist.scalarValue(object, ref: ref) { return scalar }
             switch object {
-            case .bool(let b): return .bool(b)
-            case .integer(let i): return .integer(i)
-            case .unsignedInteger(let u): return .unsignedInteger(u)
-            case .real(let d): return .real(d)
-            case .float(let f): return .float(f)
-            case .date(let d): return .date(d)
-            case .data(let range): return .data(Data(plist.bytes[range]))
-            case .asciiString(let range): return .string(plist.asciiString(range))
-            case .utf16String(let range): return .string(try plist.utf16String(range, ref: ref))
-            case .uid(let u): return .uid(u)
             case .array(let list):
                 try enter(ref, depth: depth)
                 defer { open.remove(ref) }
@@ -420,6 +411,8 @@ public struct BinaryPropertyList: Sendable {
                     entries.append(PropertyListEntry(key: key, value: try value(try plist.ref(values, i), depth: depth + 1)))
                 }
                 return .dictionary(entries)
+            default:
+                return .array([])  // not reached: scalars returned above
             }
         }
 

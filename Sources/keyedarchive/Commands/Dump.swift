@@ -34,16 +34,22 @@ enum DumpCommand: ToolCommand {
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
         let view = try input.view()
-        let palette = Palette(enabled: Terminal.wantsColor(noColorFlag: arguments.has("no-color")))
-        var printer = TreePrinter(view: view, palette: palette, output: OutputBuffer())
-        if arguments.has("expand-nested") { printer.nested = NestedExpansion(inputSize: input.data.count) }
-        if let key = arguments.value("key") {
-            guard let value = view.value(forKey: key) else { throw missingKey(key, in: view, file: input.name) }
-            printer.print(key: key, value)
-        } else {
-            printer.printAll()
+        let options = KeyedArchiveView.RenderOptions(colors: Terminal.wantsColor(noColorFlag: arguments.has("no-color")),
+                                                     expandsNestedPropertyLists: arguments.has("expand-nested"))
+        let key = arguments.value("key")
+        if let key, view.value(forKey: key) == nil { throw missingKey(key, in: view, file: input.name) }
+        var out = OutputBuffer()
+        defer { out.flush() }
+        do {
+            let report = try view.render(key: key, options: options, to: &out)
+            out.flush()
+            if let note = NestedExpansionNote.text(skipped: report.unexpandedPropertyLists, maxDepth: view.limits.maxDepth) {
+                Terminal.err(note)
+            }
+        } catch {
+            out.flush()
+            throw ToolError(file: input.name, "output stopped: \(error.message)")
         }
-        if let note = printer.nested?.skippedNote { Terminal.err(note) }
         return ExitStatus.success
     }
 

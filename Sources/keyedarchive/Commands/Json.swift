@@ -11,9 +11,11 @@ enum JsonCommand: ToolCommand {
             ISO-8601 string in UTC; NSData and plain data base64; NSURL its absolute string; \
             NSUUID its string; NSString its text; NSDecimalNumber a number; NSNull null. \
             Any other object becomes an object of its fields with its class name under \
-            "$class". A reference back to an enclosing object (a cycle) becomes \
-            {"$cycle": true, "$ref": N}, N being its index in $objects (the #N of 'dump'); \
-            an object shared without a cycle is written out in each place.
+            "$class". An object or collection is written in full where it is first \
+            reached; a later reference to it becomes {"$ref": N}, and a reference back to \
+            an enclosing object (a cycle) {"$cycle": true, "$ref": N}, N being its index in \
+            $objects (the #N of 'dump'). Values (strings, numbers, dates, data, URLs, \
+            UUIDs) are written in every place.
 
             With one top-level key the output is its value; with several, an object keyed \
             by top-level key. Object keys are sorted by Unicode code point. Integers print \
@@ -39,37 +41,35 @@ enum JsonCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        var nested = arguments.has("expand-nested") ? NestedExpansion(inputSize: input.data.count) : nil
-        let document = try flatten(try input.view(), key: arguments.value("key"), classes: !arguments.has("no-classes"),
-                                   file: input.name, nested: &nested)
-        var out = OutputBuffer()
-        JSONWriter(pretty: !arguments.has("compact")).write(document, to: &out)
-        out.flush()
-        if let note = nested?.skippedNote { Terminal.err(note) }
+        let view = try input.view()
+        var out = OutputBuffer.capturing()
+        var nested = arguments.has("expand-nested") ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil
+        try write(view, key: arguments.value("key"), classes: !arguments.has("no-classes"), pretty: !arguments.has("compact"),
+                  file: input.name, nested: &nested, to: &out)
+        // Written only once complete, so that a refused archive prints nothing.
+        var bytes = Array(out.captured.utf8)
+        Terminal.writeAll(&bytes, to: 1)
+        if let nested, let note = NestedExpansionNote.text(skipped: nested.skipped, maxDepth: nested.maxDepth) { Terminal.err(note) }
         return ExitStatus.success
     }
 
-    /// The JSON document for an archive: one value, or an object keyed by top-level key.
-    static func flatten(_ view: KeyedArchiveView, key: String?, classes: Bool, file: String) throws(ToolError) -> JSONValue {
-        var nested: NestedExpansion?
-        return try flatten(view, key: key, classes: classes, file: file, nested: &nested)
-    }
-
-    /// The JSON document, with data values that hold property lists opened by `nested`.
-    static func flatten(_ view: KeyedArchiveView, key: String?, classes: Bool, file: String,
-                        nested: inout NestedExpansion?) throws(ToolError) -> JSONValue {
-        var flattener = ArchiveFlattener(view: view, includeClasses: classes)
-        flattener.nested = nested
-        defer { nested = flattener.nested }
+    /// The JSON document for an archive: one value, or an object keyed by top-level key;
+    /// data that holds a property list is opened by `nested` when it is set.
+    static func write(_ view: KeyedArchiveView, key: String?, classes: Bool, pretty: Bool, file: String,
+                      nested: inout NestedPropertyLists?, to out: inout OutputBuffer) throws(ToolError) {
+        var emitter = JSONEmitter(view: view, includeClasses: classes, pretty: pretty)
+        emitter.nested = nested
+        defer { nested = emitter.nested }
         do throws(ToolError) {
             if let key {
                 guard let value = view.value(forKey: key) else { throw DumpCommand.missingKey(key, in: view, file: file) }
-                return try flattener.flatten(value)
+                try emitter.write(value, to: &out)
+            } else if view.topLevel.count == 1 {
+                try emitter.write(view.topLevel[0].value, to: &out)
+            } else {
+                try emitter.writeObject(view.topLevel.map { ($0.key, $0.value) }, to: &out)
             }
-            if view.topLevel.count == 1 { return try flattener.flatten(view.topLevel[0].value) }
-            var entries: [(key: String, value: JSONValue)] = []
-            for entry in view.topLevel { entries.append((entry.key, try flattener.flatten(entry.value))) }
-            return .sortedObject(entries)
+            out.append("\n")
         } catch {
             throw error.message.hasPrefix(file + ": ") ? error : ToolError(file: file, error.message)
         }

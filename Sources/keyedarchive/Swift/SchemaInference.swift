@@ -5,8 +5,9 @@ import KeyedArchive
 ///
 /// Each object is visited once (its type is remembered by index), so the walk costs time
 /// linear in the archive however objects are shared. Foundation's value classes become
-/// the Swift types the decoder reads them as (``FoundationValue`` decides what an object
-/// stands for, as it does for `json` and `dump`); every other class becomes a generated
+/// the Swift types the decoder reads them as (the library's
+/// `KeyedArchiveView.foundationValue(of:)` decides what an object stands for, as it does
+/// for `json` and `dump`); every other class becomes a generated
 /// type whose properties are the union of the keys of its instances. Nesting deeper than
 /// ``ArchiveDecoder/Limits``' default depth is refused: the decoder would refuse it too.
 struct SchemaInference {
@@ -97,12 +98,20 @@ struct SchemaInference {
 
     private mutating func classify(_ object: ArchivedObject, depth: Int) throws(ToolError) -> InferredType {
         guard let className = object.className else { return .unknown }  // a class entry used as a value
-        if let special = FoundationValue.interpret(object, in: view) {
+        // The classes only the decoder reads as Swift values come first: NSCountedSet is
+        // an NSSet to the library's interpretation, but a `[T: Int]` to the decoder.
+        switch FoundationMapping.kind(of: object, in: view) {
+        case .value(let swiftType)?:
+            return .value(swiftType)
+        case .countedSet(let items)?:
+            return .dictionary(key: try merged(items, depth: depth + 1), value: .int)
+        case nil:
+            break
+        }
+        if let special = view.foundationValue(of: object) {
             switch special {
-            case .collection(let items):
-                let element = try merged(items, depth: depth + 1)
-                return FoundationValue.orderedSetClasses.contains(className) || !className.hasSuffix("Set")
-                    ? .array(element) : .set(element)
+            case .array(let items), .orderedSet(let items): return .array(try merged(items, depth: depth + 1))
+            case .set(let items): return .set(try merged(items, depth: depth + 1))
             case .dictionary(let keys, let values):
                 return try dictionary(keys: keys, values: values, depth: depth + 1)
             case .string: return .string
@@ -113,14 +122,6 @@ struct SchemaInference {
             case .decimal: return .value("Decimal")
             case .null: return .optional(.unknown)
             }
-        }
-        switch FoundationMapping.kind(of: object, in: view) {
-        case .value(let swiftType)?:
-            return .value(swiftType)
-        case .countedSet(let items)?:
-            return .dictionary(key: try merged(items, depth: depth + 1), value: .int)
-        case nil:
-            break
         }
         var schema = classes[className] ?? ClassSchema(name: className, chain: object.classes)
         schema.instanceCount += 1
@@ -148,7 +149,7 @@ struct SchemaInference {
         }
         var fields: [String: InferredType.RecordField] = [:]
         for (key, type) in zip(keys, valueTypes) {
-            guard let name = FoundationValue.string(key, in: view) else { return .dictionary(key: keyType, value: valueType) }
+            guard let name = FoundationMapping.string(key, in: view) else { return .dictionary(key: keyType, value: valueType) }
             fields[name] = InferredType.RecordField(key: name, type: type.unwrapped, isOptional: type.isOptional)
         }
         return try Self.checked(.record(fields.values.sorted { $0.key < $1.key }))
@@ -156,7 +157,7 @@ struct SchemaInference {
 }
 
 /// Foundation classes the decoder reads as Swift value types beyond those
-/// ``FoundationValue`` shows (IndexSet, Measurement, NSValue's geometry…), and whether an
+/// `KeyedArchiveView.foundationValue(of:)` interprets (IndexSet, Measurement, NSValue's geometry…), and whether an
 /// object becomes a generated type.
 enum FoundationMapping {
     enum Kind {
@@ -182,11 +183,11 @@ enum FoundationMapping {
             return .value("Measurement<\(unit)>")
         case "NSValue":
             // NS.special: which C struct the value holds (Foundation's NSValue coding).
-            switch FoundationValue.number(object["NS.special"], in: view) {
-            case 1?: return .value("CGPoint")
-            case 2?: return .value("CGSize")
-            case 3?: return .value("CGRect")
-            case 4?: return .value("NSRange")
+            switch view.plainValue(object["NS.special"]) {
+            case .integer(1)?, .unsignedInteger(1)?: return .value("CGPoint")
+            case .integer(2)?, .unsignedInteger(2)?: return .value("CGSize")
+            case .integer(3)?, .unsignedInteger(3)?: return .value("CGRect")
+            case .integer(4)?, .unsignedInteger(4)?: return .value("NSRange")
             default: return nil
             }
         case "NSCountedSet":
@@ -202,6 +203,18 @@ enum FoundationMapping {
 
     /// Whether `object` becomes a generated type (it is no Foundation value).
     static func isGenerated(_ object: ArchivedObject, in view: KeyedArchiveView) -> Bool {
-        object.className != nil && FoundationValue.interpret(object, in: view) == nil && kind(of: object, in: view) == nil
+        object.className != nil && kind(of: object, in: view) == nil && view.foundationValue(of: object) == nil
+    }
+
+    /// A string: plain, or an NSString object behind a UID (as a dictionary key).
+    static func string(_ value: ArchivedValue, in view: KeyedArchiveView) -> String? {
+        switch view.plainValue(value) {
+        case .string(let text)?: return text
+        case nil:
+            guard case .reference(let index) = value, index < view.objects.count,
+                  case .string(let text)? = view.foundationValue(of: view.objects[index]) else { return nil }
+            return text
+        default: return nil
+        }
     }
 }

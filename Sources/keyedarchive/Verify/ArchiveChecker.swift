@@ -16,6 +16,9 @@ struct ArchiveChecker {
     private(set) var top: [(key: String, uid: Int)] = []
     /// The class name of each object that has a valid `$class`.
     private(set) var classNames: [Int: String] = [:]
+    /// The `$classname` of each object that is a class entry (`nil` for the others),
+    /// found once so that every lookup by UID costs O(1).
+    private(set) var classEntryNames: [String?] = []
 
     mutating func report(_ severity: Diagnostic.Severity, object: Int? = nil, _ path: String, _ message: String) {
         diagnostics.append(Diagnostic(severity: severity, object: object, path: path, message: message))
@@ -24,6 +27,7 @@ struct ArchiveChecker {
     /// Runs every check on a property list.
     mutating func check(_ root: PropertyListValue) {
         guard readEnvelope(root) else { return }
+        classEntryNames = objects.map(Self.classEntryName)
         for index in objects.indices.dropFirst() { checkObject(index) }
         checkGraph()
     }
@@ -118,7 +122,7 @@ struct ArchiveChecker {
         guard uid > 0, uid < UInt64(objects.count) else {
             return report(.error, object: index, "$class", "UID \(uid) does not point at a class entry (\(objects.count) objects)")
         }
-        guard case .string(let name)? = objects[Int(uid)]["$classname"], objects[Int(uid)]["$class"] == nil else {
+        guard let name = classEntryNames[Int(uid)] else {
             return report(.error, object: index, "$class", "points at object #\(uid), which is not a class entry with a $classname")
         }
         classNames[index] = name
@@ -141,7 +145,7 @@ struct ArchiveChecker {
         case .uid(let uid):
             if uid >= UInt64(objects.count) {
                 report(.error, object: object, path, "UID \(uid) is out of range (\(objects.count) objects)")
-            } else if uid > 0, case .string? = objects[Int(uid)]["$classname"], objects[Int(uid)]["$class"] == nil {
+            } else if uid > 0, classEntryNames[Int(uid)] != nil {
                 report(.warning, object: object, path, "refers to class entry #\(uid) as a value")
             }
         case .array(let items):
@@ -151,6 +155,24 @@ struct ArchiveChecker {
         default:
             break
         }
+    }
+
+    /// The `$classname` of a class entry (a dictionary with a string `$classname` and
+    /// no `$class`), `nil` for anything else.
+    static func classEntryName(_ object: PropertyListValue) -> String? {
+        guard case .dictionary(let entries) = object else { return nil }
+        var name: String?
+        for entry in entries {
+            if entry.key == "$class" { return nil }
+            if name == nil, entry.key == "$classname", case .string(let text) = entry.value { name = text }
+        }
+        return name
+    }
+
+    /// The class name of object `uid` from its `$class`, when that points at a class entry.
+    func className(ofObject uid: Int) -> String? {
+        guard uid < objects.count, case .uid(let classUID)? = objects[uid]["$class"], classUID < UInt64(objects.count) else { return nil }
+        return classEntryNames[Int(classUID)]
     }
 
     // MARK: Describing values

@@ -4,46 +4,46 @@ import KeyedArchive
 /// `NSKeyedUnarchiver` would need them to decode.
 extension ArchiveChecker {
     mutating func checkFoundationFields(_ object: PropertyListValue, of index: Int, className: String) {
-        switch className {
-        case "NSArray", "NSMutableArray", "NSSet", "NSMutableSet":
+        switch FoundationClassKind.kind(ofClasses: [className]) {
+        case .array?, .set?:
             requireUIDArray(object, "NS.objects", of: index)
-        case "NSOrderedSet", "NSMutableOrderedSet":
+        case .orderedSet?:
             guard case .dictionary(let entries) = object else { return }
             for entry in entries where entry.key.hasPrefix("NS.object.") {
                 if case .uid = entry.value { continue }
                 report(.error, object: index, entry.key, "is a \(Self.kind(entry.value)), expected a UID")
             }
-        case "NSDictionary", "NSMutableDictionary":
+        case .dictionary?:
             let keys = requireUIDArray(object, "NS.keys", of: index)
             let values = requireUIDArray(object, "NS.objects", of: index)
             if let keys, let values, keys != values {
                 report(.error, object: index, "NS.keys", "holds \(keys) key\(keys == 1 ? "" : "s") but NS.objects holds \(values) value\(values == 1 ? "" : "s")")
             }
-        case "NSDate":
+        case .date?:
             switch object["NS.time"] {
             case .real?, .float?, .integer?: break
             case nil: report(.error, object: index, "NS.time", "missing")
             case let value?: report(.error, object: index, "NS.time", "is a \(Self.kind(value)), expected a number")
             }
-        case "NSUUID":
+        case .uuid?:
             switch object["NS.uuidbytes"] {
             case .data(let bytes)? where bytes.count == 16: break
             case .data(let bytes)?: report(.error, object: index, "NS.uuidbytes", "holds \(bytes.count) bytes, expected 16")
             case nil: report(.error, object: index, "NS.uuidbytes", "missing")
             case let value?: report(.error, object: index, "NS.uuidbytes", "is a \(Self.kind(value)), expected 16 bytes of data")
             }
-        case "NSString", "NSMutableString":
+        case .string?:
             requireValue(object, keys: ["NS.string", "NS.bytes"], of: index, description: "a string") {
                 if case .string = $0 { return true }
                 if case .data = $0 { return true }
                 return false
             }
-        case "NSData", "NSMutableData":
+        case .data?:
             requireValue(object, keys: ["NS.data", "NS.bytes"], of: index, description: "data") {
                 if case .data = $0 { return true }
                 return false
             }
-        case "NSURL":
+        case .url?:
             checkURL(object, of: index)
         default:
             break
@@ -93,11 +93,11 @@ extension ArchiveChecker {
             let target = resolved(value)
             if case .string = target { break }
             if case .uid(let uid) = value, uid > 0, uid < UInt64(objects.count),
-               ["NSString", "NSMutableString"].contains(classNames[Int(uid)] ?? "") { break }
+               FoundationClassKind.kind(ofClasses: [className(ofObject: Int(uid)) ?? ""]) == .string { break }
             report(.error, object: index, "NS.relative", "is \(Self.describe(target)), expected a string")
         }
         if case .uid(let uid)? = object["NS.base"], uid > 0, uid < UInt64(objects.count) {
-            let name = Self.className(of: objects[Int(uid)], in: objects)
+            let name = className(ofObject: Int(uid))
             if name != "NSURL" {
                 report(.error, object: index, "NS.base", "points at object #\(uid)\(name.map { " (\($0))" } ?? ""), expected an NSURL")
             }
@@ -108,13 +108,5 @@ extension ArchiveChecker {
     private func resolved(_ value: PropertyListValue) -> PropertyListValue {
         guard case .uid(let uid) = value, uid < UInt64(objects.count) else { return value }
         return objects[Int(uid)]
-    }
-
-    /// The `$classname` of an object's class entry, when it has a valid one.
-    static func className(of object: PropertyListValue, in objects: [PropertyListValue]) -> String? {
-        guard case .uid(let uid)? = object["$class"], uid < UInt64(objects.count),
-              case .string(let name)? = objects[Int(uid)]["$classname"]
-        else { return nil }
-        return name
     }
 }

@@ -77,7 +77,6 @@ extension ArchiveChecker {
     }
 
     private func isClassEntry(_ index: Int) -> Bool {
-        guard case .string? = objects[index]["$classname"] else { return false }
-        return objects[index]["$class"] == nil
+        classEntryNames[index] != nil
     }
 }

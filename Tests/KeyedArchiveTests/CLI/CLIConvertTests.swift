@@ -36,7 +36,7 @@ struct CLIConvertTests {
         #expect(jsonBefore.stdout == jsonAfter.stdout, sourceLocation: sourceLocation)
     }
 
-    @Test("corpus archives round-trip through XML and binary", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+    @Test("corpus archives round-trip through XML and binary", .requiresCorpus,
           arguments: appleFiles)
     func corpus(file: String) throws {
         try roundTrip(try Data(contentsOf: CLI.corpus.appendingPathComponent(file)))

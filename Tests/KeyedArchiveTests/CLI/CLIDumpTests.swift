@@ -4,7 +4,7 @@ import Testing
 /// `keyedarchive dump`.
 @Suite("CLI: dump")
 struct CLIDumpTests {
-    @Test("dump of corpus archives matches the snapshots", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+    @Test("dump of corpus archives matches the snapshots", .requiresCorpus,
           arguments: [
             ("apple/nskeyedunarchiver-rs/note.plist", "dump-note.txt"),
             ("apple/corelibs/NSKeyedUnarchiver-ComplexTest.plist", "dump-ComplexTest.txt"),
@@ -50,7 +50,7 @@ struct CLIDumpTests {
         #expect(lines.filter { $0.contains("name = \"Grace\"") }.count == 1, "Grace is shown once")
     }
 
-    @Test("--key shows one top-level value", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"))
+    @Test("--key shows one top-level value", .requiresCorpus)
     func key() throws {
         let result = try CLI.run(["dump", "--key", "$1", CLI.corpusFile("apple/go-sample/arrays.bin")])
         #expect(result.status == 0)
@@ -80,21 +80,10 @@ struct CLIDumpTests {
         let binary = try #require(CLI.binary)
         let archive = try CLI.temporaryFile(try CLIFixtures.team())
         func onTerminal(_ command: String, environment: [String: String] = [:]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: try #require(Self.script))
-            process.arguments = ["-qec", command, "/dev/null"]
-            var env = ProcessInfo.processInfo.environment
-            env.removeValue(forKey: "NO_COLOR")
+            let script = URL(fileURLWithPath: try #require(Self.script))
+            var env = environment
             env["TERM"] = "xterm"
-            for (key, value) in environment { env[key] = value }
-            process.environment = env
-            let pipe = Pipe()
-            process.standardOutput = pipe
-            process.standardInput = FileHandle.nullDevice
-            try process.run()
-            let output = pipe.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            return String(decoding: output, as: UTF8.self)
+            return try BuiltExecutable.run(path: script, ["-qec", command, "/dev/null"], environment: env).stdout
         }
         #expect(try onTerminal("'\(binary.path)' dump '\(archive)'").contains("\u{1B}["))
         #expect(!(try onTerminal("'\(binary.path)' dump --no-color '\(archive)'").contains("\u{1B}[")))

@@ -7,7 +7,7 @@ import Testing
 struct CLIHostileTests {
     static var hostileFiles: [String] { CLI.corpusFiles(under: "hostile") }
 
-    @Test("hostile files fail cleanly", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+    @Test("hostile files fail cleanly", .requiresCorpus,
           arguments: hostileFiles)
     func hostile(file: String) throws {
         let path = CLI.corpusFile(file)
@@ -27,7 +27,7 @@ struct CLIHostileTests {
         }
     }
 
-    @Test("the hostile corpus is there and mostly refused", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"))
+    @Test("the hostile corpus is there and mostly refused", .requiresCorpus)
     func corpusShape() throws {
         let files = Self.hostileFiles
         #expect(files.count >= 60)

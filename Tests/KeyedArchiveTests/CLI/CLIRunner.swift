@@ -7,7 +7,6 @@ enum CLI {
     static var packageRoot: URL { KeyedArchiveTests.packageRoot }
     /// The shared corpus, beside the package.
     static var corpus: URL { corpusRoot }
-    static var corpusExists: Bool { corpusAvailable }
 
     static let snapshots = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Snapshots")
 

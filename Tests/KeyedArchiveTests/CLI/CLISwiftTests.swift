@@ -6,7 +6,7 @@ import Testing
 /// is compiled and run against its archives by Scripts/check-generated-code.sh.
 @Suite("CLI: swift and nested archives")
 struct CLISwiftTests {
-    @Test("every Apple corpus archive gives Swift, the same twice", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+    @Test("every Apple corpus archive gives Swift, the same twice", .requiresCorpus,
           arguments: CLI.corpusFiles(under: "apple"))
     func corpus(file: String) throws {
         let result = try CLI.run(["swift", CLI.corpusFile(file)])
@@ -16,7 +16,7 @@ struct CLISwiftTests {
         #expect(try CLI.run(["swift", CLI.corpusFile(file)]).stdout == result.stdout)
     }
 
-    @Test("generated code matches the snapshots", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+    @Test("generated code matches the snapshots", .requiresCorpus,
           arguments: [
             ("apple/nskeyedunarchiver-rs/note.plist", "swift-note.swift"),
             ("apple/corelibs/NSKeyedUnarchiver-ComplexTest.plist", "swift-ComplexTest.swift"),
@@ -29,7 +29,7 @@ struct CLISwiftTests {
         CLI.expectSnapshot(result.stdout, snapshot)
     }
 
-    @Test("binary and XML forms give the same code", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+    @Test("binary and XML forms give the same code", .requiresCorpus,
           arguments: ["arrays", "dict", "nestedarrays", "onevalue", "primitives"])
     func binaryAndXMLAgree(name: String) throws {
         func body(_ ext: String) throws -> String {
@@ -158,7 +158,7 @@ struct CLISwiftTests {
         #expect(result.stderr.contains("more than 20000 parts"), "\(result.stderr)")
     }
 
-    @Test("hostile files: a message or output, never a crash or a hang", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"),
+    @Test("hostile files: a message or output, never a crash or a hang", .requiresCorpus,
           arguments: CLI.corpusFiles(under: "hostile"))
     func hostile(file: String) throws {
         for command in [["swift"], ["json", "--expand-nested"], ["dump", "--expand-nested"]] {

@@ -7,7 +7,7 @@ import Testing
 struct CLIVerifyTests {
     typealias P = PropertyListValue
 
-    @Test("every Apple archive in the corpus is sound", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"))
+    @Test("every Apple archive in the corpus is sound", .requiresCorpus)
     func corpusIsSound() throws {
         let files = CLIConvertTests.appleFiles.map(CLI.corpusFile)
         #expect(files.count > 20)
@@ -17,7 +17,7 @@ struct CLIVerifyTests {
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.contains(": OK (") })
     }
 
-    @Test("a cycle is a note, not an error", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"))
+    @Test("a cycle is a note, not an error", .requiresCorpus)
     func cycleIsNote() throws {
         let file = CLI.corpusFile("apple/nskeyedunarchiver-rs/circularReference.plist")
         let result = try CLI.run(["verify", file])
@@ -79,7 +79,7 @@ struct CLIVerifyTests {
         }
     }
 
-    @Test("several files: a verdict for each, status 1 when any fails", .enabled(if: CLI.corpusExists, "the shared corpus (../shared/corpus) is absent"))
+    @Test("several files: a verdict for each, status 1 when any fails", .requiresCorpus)
     func severalFiles() throws {
         let good = CLI.corpusFile("apple/nskeyedunarchiver-rs/note.plist")
         let bad = CLI.corpusFile("hostile/keyed/missing_top.xml")

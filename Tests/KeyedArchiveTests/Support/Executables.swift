@@ -57,6 +57,15 @@ enum BuiltExecutable {
         timeout: TimeInterval = 60
     ) throws -> Result {
         let binary = try require(name)
+        return try run(path: binary, arguments, stdin: stdin, environment: environment, timeout: timeout)
+    }
+
+    /// Runs the program at `binary` (a built executable, or a helper such as `script`
+    /// that runs one), as ``run(_:_:stdin:environment:timeout:)`` does.
+    static func run(
+        path binary: URL, _ arguments: [String] = [], stdin: Data? = nil, environment: [String: String] = [:],
+        timeout: TimeInterval = 60
+    ) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

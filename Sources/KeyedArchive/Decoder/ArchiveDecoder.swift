@@ -44,12 +44,6 @@ open class ArchiveDecoder: @unchecked Sendable {
             self.maxDepth = maxDepth
             self.maxObjectVisits = maxObjectVisits
         }
-
-        /// The work budget of one decode of `size` bytes: ``maxObjectVisits``, or by default
-        /// 16 units per input byte plus 65,536.
-        public func workBudget(forInputSize size: Int) -> Int {
-            maxObjectVisits ?? size.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
-        }
     }
 
     /// How `Bool` and the number types treat each other's storage.
@@ -228,7 +222,7 @@ open class ArchiveDecoder: @unchecked Sendable {
             (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy, _options.snapshot())
         }
         let document = try Self.open(data, maxDepth: limits.maxDepth)
-        let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: limits.workBudget(forInputSize: data.count),
+        let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: limits.visitBudget(forInputSize: data.count),
                                          registry: registry, strictClassNames: checking == .strict,
                                          booleansAreNumbers: booleans == .numbersAreBooleans)
         state.options = options

@@ -230,20 +230,16 @@ extension Decimal: _ArchiveSpecialDecodable {
                 }
                 let exponent = try number("NS.exponent")
                 let length = try number("NS.length")
-                let byteOrder = try number("NS.mantissa.bo")
+                let byteOrder = try decoder.field("NS.mantissa.bo", keys: keys, values: values, owner: slot.objectIndex)
+                    .map { try decoder.unboxInteger(Int64.self, from: $0, at: path) }
                 let mantissaSlot = try decoder.requiredField("NS.mantissa", of: Decimal.self, keys: keys, values: values, slot: slot, path: path)
                 let mantissa = [UInt8](try decoder.unboxData(from: mantissaSlot, at: path))
-                guard (-128...127).contains(exponent), (0...8).contains(length), mantissa.count == 16 else {
+                // The one reading of these fields (shared with KeyedArchiveView.foundationValue(of:)).
+                guard let layout = DecimalLayout(mantissa: mantissa, length: length, exponent: exponent,
+                                                 isNegative: try flag("NS.negative"), byteOrder: byteOrder) else {
                     throw decoder.corrupted(at: path, slot: slot, "NSDecimalNumber fields are out of range (exponent \(exponent), length \(length), \(mantissa.count) mantissa bytes)")
                 }
-                var words = [UInt16](repeating: 0, count: 8)
-                for i in 0..<8 {
-                    let low = UInt16(mantissa[2 * i]), high = UInt16(mantissa[2 * i + 1])
-                    // Byte order 1 is little-endian; anything else was written big-endian.
-                    words[i] = byteOrder == 1 ? high << 8 | low : low << 8 | high
-                }
-                words.removeLast(8 - Int(length))
-                return DecimalLayout(exponent: Int(exponent), isNegative: try flag("NS.negative"), words: words).decimal
+                return layout.decimal
             default:
                 throw decoder.typeMismatch(Decimal.self, found: object, slot: slot, at: path)
             }

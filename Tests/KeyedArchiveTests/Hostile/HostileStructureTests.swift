@@ -14,9 +14,9 @@ struct HostileStructureTests {
     static let sizes = HostileSize.allCases
 
     // Special-layout recursion.
-    @Test("NSData chain ending in NS.data → itself", .crashesBeforeFix, arguments: sizes)
+    @Test("NSData chain ending in NS.data → itself", arguments: sizes)
     func dataChain(size: HostileSize) throws { try check(.dataChain, size) }
-    @Test("NSString chain ending in NS.string → itself", .crashesBeforeFix, arguments: sizes)
+    @Test("NSString chain ending in NS.string → itself", arguments: sizes)
     func stringChain(size: HostileSize) throws { try check(.stringChain, size) }
     @Test("NSURL NS.base chain ending in itself", arguments: sizes)
     func urlChain(size: HostileSize) throws { try check(.urlChain, size) }
@@ -28,35 +28,35 @@ struct HostileStructureTests {
     func uuidChain(size: HostileSize) throws { try check(.uuidChain, size) }
 
     // Plist-level self-containment.
-    @Test("NS.objects holding itself", .crashesBeforeFix, arguments: sizes)
+    @Test("NS.objects holding itself", arguments: sizes)
     func arrayHoldsItself(size: HostileSize) throws { try check(.arrayHoldsItself, size) }
-    @Test("NS.objects holding the $objects array", .crashesBeforeFix, arguments: sizes)
+    @Test("NS.objects holding the $objects array", arguments: sizes)
     func arrayHoldsObjectTable(size: HostileSize) throws { try check(.arrayHoldsObjectTable, size) }
-    @Test("A field holding its object's own dictionary inline", .crashesBeforeFix, arguments: sizes)
+    @Test("A field holding its object's own dictionary inline", arguments: sizes)
     func fieldHoldsOwnDictionary(size: HostileSize) throws { try check(.fieldHoldsOwnDictionary, size) }
 
     // Deep inline nesting.
-    @Test("NS.objects = [[[[…]]]] up to 20,000 levels", .crashesBeforeFix, arguments: sizes)
+    @Test("NS.objects = [[[[…]]]] up to 20,000 levels", arguments: sizes)
     func nestedInlineArrays(size: HostileSize) throws { try check(.nestedInlineArrays, size) }
-    @Test("Inline dictionaries nested up to 20,000 levels", .crashesBeforeFix, arguments: sizes)
+    @Test("Inline dictionaries nested up to 20,000 levels", arguments: sizes)
     func nestedInlineDictionaries(size: HostileSize) throws { try check(.nestedInlineDictionaries, size) }
 
     // Fan-out DAGs.
-    @Test("2^k fan-out through UIDs", .crashesBeforeFix, arguments: sizes)
+    @Test("2^k fan-out through UIDs", arguments: sizes)
     func fanOutUIDs(size: HostileSize) throws { try check(.fanOutUIDs, size) }
-    @Test("2^k fan-out through inline plist references", .crashesBeforeFix, arguments: sizes)
+    @Test("2^k fan-out through inline plist references", arguments: sizes)
     func fanOutInline(size: HostileSize) throws { try check(.fanOutInline, size) }
 
     // Quadratic key scans.
-    @Test("An object with many keys referenced many times", .hangsBeforeFix, arguments: sizes)
+    @Test("An object with many keys referenced many times", arguments: sizes)
     func manyKeysShared(size: HostileSize) throws { try check(.manyKeysShared, size) }
-    @Test("NSOrderedSet with NS.object.N keys in reverse order", .hangsBeforeFix, arguments: sizes)
+    @Test("NSOrderedSet with NS.object.N keys in reverse order", arguments: sizes)
     func orderedSetReversedKeys(size: HostileSize) throws { try check(.orderedSetReversedKeys, size) }
     @Test("NSDictionary with tens of thousands of keys", arguments: sizes)
     func hugeDictionary(size: HostileSize) throws { try check(.hugeDictionary, size) }
 
     // View fan-out.
-    @Test("Many $objects entries sharing one plist DAG", .hangsBeforeFix, arguments: sizes)
+    @Test("Many $objects entries sharing one plist DAG", arguments: sizes)
     func viewFanOut(size: HostileSize) throws { try check(.viewFanOut, size) }
 
     @Test("python3's plistlib reads every family as a keyed archive", .requiresPython3)
@@ -149,14 +149,6 @@ struct HostileStructureTests {
             if result.status == 1 { #expect(result.stderr.hasPrefix("error: ") || command == "verify", "\(command): \(result.stderr.prefix(300))") }
         }
     }
-}
-
-extension Trait where Self == ConditionTrait {
-    /// TEMPORARY: families that crash (stack overflow) or hang the test process before the
-    /// decoder-core fix; the lead removes this trait from each family as the fix lands.
-    fileprivate static var crashesBeforeFix: Self { .disabled("crashes before the decoder-core fix; lead enables on merge") }
-    /// TEMPORARY: families that run for minutes (quadratic or exponential work) before the fix.
-    fileprivate static var hangsBeforeFix: Self { .disabled("hangs (minutes) before the decoder-core fix; lead enables on merge") }
 }
 
 /// A typed decode returns a value or throws a `DecodingError` that says something.

@@ -11,7 +11,11 @@ import Testing
 /// returns a value or throws the documented error, never traps or hangs.
 @Suite("Hostile object graphs")
 struct HostileStructureTests {
-    static let sizes = HostileSize.allCases
+    /// 1 KB to 100 KB here (a debug build); 1 MB is exercised in release by
+    /// `swift run -c release keyedarchive-benchmark --hostile`, which times every family at
+    /// every size, or here with KEYEDARCHIVE_HOSTILE_1MB=1.
+    static let sizes: [HostileSize] = ProcessInfo.processInfo.environment["KEYEDARCHIVE_HOSTILE_1MB"] == "1"
+        ? HostileSize.allCases : [.kb1, .kb10, .kb100]
 
     // Special-layout recursion.
     @Test("NSData chain ending in NS.data → itself", arguments: sizes)
@@ -124,7 +128,12 @@ struct HostileStructureTests {
         let data = family.archive(targetBytes: size.bytes)
         #expect(Double(data.count) > Double(size.bytes) * 0.75 && Double(data.count) < Double(size.bytes) * 1.33,
                 "\(family) at \(size) is \(data.count) bytes")
-        for probe in HostileDecoding.allProbes {
+        // At 1 MB (a debug build reads each family for seconds), the model types and the
+        // view; every probe runs at the smaller sizes, and `keyedarchive-benchmark --hostile`
+        // times them all at 1 MB in release.
+        let probes = size == .mb1 ? HostileDecoding.modelProbes.filter { ["struct", "probing enum"].contains($0.name) }
+                                  : HostileDecoding.allProbes
+        for probe in probes {
             let error = probe.run(data)
             expectDocumentedError(error, "\(family) at \(size) through \(probe)")
             // A cycle cannot be followed to a finite value: the special layouts that follow it throw.
@@ -133,7 +142,7 @@ struct HostileStructureTests {
                 #expect(error != nil, "\(family) at \(size) decoded as \(probe)")
             }
         }
-        #expect(HostileDecoding.roundTripFailure(data) == nil)
+        if size != .mb1 { #expect(HostileDecoding.roundTripFailure(data) == nil) }
         switch HostileDecoding.view(data) {
         case .success(let text): #expect(!text.isEmpty)
         case .failure(let error):

@@ -122,17 +122,6 @@ struct ArchiveDocument: Sendable {
         return nil
     }
 
-    /// The class of object `uid`: its `$classname` and `$classes`, following its `$class`
-    /// reference. Returns `nil` for plain values (no `$class`).
-    func classInfo(ofObject uid: Int) throws -> (name: String, classes: [String])? {
-        guard case .dictionary(let keys, let values) = try plist.object(try objectRef(uid)) else { return nil }
-        guard let position = try index(of: "$class", in: keys) else { return nil }
-        guard let classUID = try self.uid(at: try plist.ref(values, position)) else {
-            throw KeyedArchiveError("$class is not a UID", objectIndex: uid, key: "$class")
-        }
-        return try classEntry(classUID, usedBy: uid)
-    }
-
     /// Reads the class entry at `classUID`.
     func classEntry(_ classUID: Int, usedBy uid: Int) throws -> (name: String, classes: [String]) {
         guard case .dictionary(let keys, let values) = try plist.object(try objectRef(classUID)) else {

@@ -38,7 +38,7 @@ extension _ArchiveDecoder {
             throw typeMismatch(NSObject.self, found: object, slot: slot, at: path)
         case .dictionary:
             guard case .uid(let uid) = slot else { throw typeMismatch(NSObject.self, found: object, slot: slot, at: path) }
-            let info = try reading(slot, path) { try document.classInfo(ofObject: uid) }
+            let info = try archivedClass(of: slot, at: path)  // read once per class entry, keys indexed
             guard let info else {
                 throw corrupted(at: path, slot: slot, "object \(uid) has no $class, so it is not an archived object")
             }

@@ -40,7 +40,6 @@ extension _ArchiveDecoder {
     /// The `$classes` of the object at the current slot; nil for inline values, nil, plain
     /// values and objects whose class entry cannot be read (decoding them reports why).
     var archivedClassNames: [String]? {
-        guard case .uid(let uid) = slot, uid != 0 else { return nil }
-        return (try? document.classInfo(ofObject: uid))??.classes
+        (try? archivedClass(of: slot, at: pathNode))??.classes
     }
 }

@@ -6,14 +6,30 @@ indirect enum CodingPathNode: Sendable {
     case index(Int, CodingPathNode)
 
     /// The path from the root, as `Encoder.codingPath` and `DecodingError.Context` want it.
+    /// One allocation: collected from the leaf up, then reversed in place.
     var path: [any CodingKey] {
-        var reversed: [any CodingKey] = []
+        var keys: [any CodingKey] = []
+        keys.reserveCapacity(depth)
         var node = self
         while true {
             switch node {
-            case .root: return reversed.reversed()
-            case .key(let key, let parent): reversed.append(key); node = parent
-            case .index(let index, let parent): reversed.append(ArchiveCodingKey(index: index)); node = parent
+            case .root:
+                keys.reverse()
+                return keys
+            case .key(let key, let parent): keys.append(key); node = parent
+            case .index(let index, let parent): keys.append(ArchiveCodingKey(index: index)); node = parent
+            }
+        }
+    }
+
+    /// How many keys the path has.
+    var depth: Int {
+        var count = 0
+        var node = self
+        while true {
+            switch node {
+            case .root: return count
+            case .key(_, let parent), .index(_, let parent): count += 1; node = parent
             }
         }
     }
@@ -25,23 +41,40 @@ indirect enum CodingPathNode: Sendable {
 /// A coding key made from a string or an index: array positions, dictionary keys,
 /// `super`, and top-level keys.
 struct ArchiveCodingKey: CodingKey, Sendable {
-    var stringValue: String
-    var intValue: Int?
-
-    init(stringValue: String) {
-        self.stringValue = stringValue
-        self.intValue = nil
+    private enum Storage: Sendable {
+        case string(String)
+        case integer(Int)
+        case index(Int)
     }
 
-    init(intValue: Int) {
-        self.stringValue = "\(intValue)"
-        self.intValue = intValue
+    private let storage: Storage
+
+    /// The key's text; for an array position, "Index 3" (as Foundation's coders name it),
+    /// formatted only when asked for.
+    var stringValue: String {
+        switch storage {
+        case .string(let string): return string
+        case .integer(let value): return "\(value)"
+        case .index(let index): return "Index \(index)"
+        }
     }
 
-    init(index: Int) {
-        self.stringValue = "Index \(index)"
-        self.intValue = index
+    var intValue: Int? {
+        switch storage {
+        case .string: return nil
+        case .integer(let value), .index(let value): return value
+        }
     }
+
+    /// Whether the key is an array position (shown as `[3]` in messages).
+    var isIndex: Bool {
+        if case .index = storage { return true }
+        return false
+    }
+
+    init(stringValue: String) { storage = .string(stringValue) }
+    init(intValue: Int) { storage = .integer(intValue) }
+    init(index: Int) { storage = .index(index) }
 
     static let `super` = ArchiveCodingKey(stringValue: "super")
 }

@@ -141,9 +141,7 @@ extension _ArchiveDecoder {
         }
         if let existing = state.instances[uid] {
             guard type(of: existing) == cls else {
-                throw DecodingError.typeMismatch(cls, DecodingError.Context(
-                    codingPath: path.path,
-                    debugDescription: "Object \(uid), archived as class '\(className)', was decoded earlier as \(type(of: existing)) and is requested as \(cls) (at \(place(.uid(uid), path)))."))
+                throw typeMismatch(cls, found: "object \(uid) of class '\(className)', decoded earlier as \(type(of: existing))", slot: .uid(uid), at: path)
             }
             return existing
         }

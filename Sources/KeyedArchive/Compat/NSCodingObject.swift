@@ -63,8 +63,7 @@ extension NSCodingObject: _ArchiveSpecialDecodable {
         let path = path()
         let decoded = try decoder.decodeFoundationObject(slot, allowed: [Object.self], at: path)
         guard let object = decoded as? Object else {
-            throw DecodingError.typeMismatch(Object.self, DecodingError.Context(
-                codingPath: path.path, debugDescription: "Expected \(Object.self) at \(decoder.place(slot, path)), found \(decoded.map { "\(type(of: $0))" } ?? "nil")."))
+            throw decoder.typeMismatch(Object.self, found: decoded.map { "a decoded \(type(of: $0))" } ?? "nil", slot: slot, at: path)
         }
         return NSCodingObject(wrappedValue: object)
     }

@@ -6,38 +6,81 @@ import Foundation
 extension _ArchiveDecoder {
     @inline(never)
     func typeMismatch(_ type: Any.Type, found object: BinaryPropertyList.Object, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
-        DecodingError.typeMismatch(type, DecodingError.Context(
-            codingPath: path.path,
-            debugDescription: "Expected \(type) but found \(describe(object, in: slot)) at \(place(slot, path))"))
+        typeMismatch(type, found: describe(object, in: slot), slot: slot, at: path)
+    }
+
+    /// "Expected URL but found an object of class 'NSData' at object 4, path 'link'".
+    @inline(never)
+    func typeMismatch(_ type: Any.Type, found description: String, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
+        var text = ErrorText("Expected ")
+        text.add(typeName(type))
+        text.add(" but found ")
+        text.add(description)
+        text.add(" at ")
+        addPlace(slot, path, to: &text)
+        return DecodingError.typeMismatch(type, DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
     }
 
     @inline(never)
     func valueNotFound(_ type: Any.Type, at path: CodingPathNode) -> DecodingError {
-        DecodingError.valueNotFound(type, DecodingError.Context(
-            codingPath: path.path, debugDescription: "Expected \(type) but found nil\(pathSuffix(path))"))
+        var text = ErrorText("Expected ")
+        text.add(typeName(type))
+        text.add(" but found nil")
+        addPathSuffix(path, to: &text)
+        return DecodingError.valueNotFound(type, DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
     }
 
     @inline(never)
     func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String, underlying: (any Error)? = nil) -> DecodingError {
-        DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: path.path, debugDescription: "\(sentence(message)) (at \(place(slot, path)))",
+        var text = ErrorText(sentence(message))
+        text.add(" (at ")
+        addPlace(slot, path, to: &text)
+        text.add(")")
+        return DecodingError.dataCorrupted(DecodingError.Context(
+            codingPath: codingPath(of: path), debugDescription: text.string,
             underlyingError: underlying ?? KeyedArchiveError(message, objectIndex: slot.objectIndex, key: path.lastKeyName)))
     }
 
-    /// "object 5, path 'lines[1].qty'", "a field of object 3, …", or "$top, …".
-    func place(_ slot: ArchiveSlot, _ path: CodingPathNode) -> String {
-        let base: String
-        switch slot {
-        case .inline(_, let owner) where owner < 0: base = "$top"
-        case .inline(_, let owner): base = "a field of object \(owner)"
-        case .uid(let uid): base = "object \(uid)"
-        }
-        return base + pathSuffix(path)
+    /// The coding path of `node`, for an error or a `codingPath` request. Building it is
+    /// work proportional to its depth: each key beyond the 16th is charged to the decode's
+    /// budget (without throwing: the next step throws once the budget is spent), so a type
+    /// that probes with `try?` deep in a graph, where every failed probe builds an error,
+    /// still does work linear in the input, while the shallow probes of generic types on
+    /// ordinary archives cost the budget nothing extra.
+    func codingPath(of node: CodingPathNode) -> [any CodingKey] {
+        let keys = node.path
+        if keys.count > Self.freeErrorDepth { state.remainingObjects -= keys.count - Self.freeErrorDepth }
+        return keys
     }
 
-    private func pathSuffix(_ path: CodingPathNode) -> String {
-        let text = path.dotted
-        return text.isEmpty ? "" : ", path '\(text)'"
+    /// Keys of a coding path built without charge (see `codingPath(of:)`).
+    static let freeErrorDepth = 16
+
+    /// `"\(type)"`, once per type and decode: a type's name is demangled each time it is
+    /// printed, which would make every failed `try?` probe cost microseconds.
+    func typeName(_ type: Any.Type) -> String {
+        let id = ObjectIdentifier(type)
+        if let name = state.typeNames[id] { return name }
+        let name = "\(type)"
+        state.typeNames[id] = name
+        return name
+    }
+
+    /// Appends "object 5, path 'lines[1].qty'", "a field of object 3, …", or "$top, …".
+    private func addPlace(_ slot: ArchiveSlot, _ path: CodingPathNode, to text: inout ErrorText) {
+        switch slot {
+        case .inline(_, let owner) where owner < 0: text.add("$top")
+        case .inline(_, let owner): text.add("a field of object "); text.add(owner)
+        case .uid(let uid): text.add("object "); text.add(uid)
+        }
+        addPathSuffix(path, to: &text)
+    }
+
+    private func addPathSuffix(_ path: CodingPathNode, to text: inout ErrorText) {
+        if case .root = path { return }
+        text.add(", path '")
+        path.addDotted(to: &text)
+        text.add("'")
     }
 
     /// A message without a final period (the caller adds its own punctuation).
@@ -79,18 +122,40 @@ extension _ArchiveDecoder {
 }
 
 extension CodingPathNode {
-    /// The path as `lines[1].qty`, the way a Swift expression would reach it.
+    /// The path as `lines[1].qty`, the way a Swift expression would reach it. Of a path
+    /// deeper than 8 keys only the last 8 are shown, after `…` (the error's `codingPath`
+    /// holds all of them), so a message costs the same at any depth.
     var dotted: String {
-        var text = ""
-        for key in path {
-            if let index = key.intValue, key.stringValue.hasPrefix("Index ") {
-                text += "[\(index)]"
+        var text = ErrorText("")
+        addDotted(to: &text)
+        return text.string
+    }
+
+    /// Appends ``dotted`` to `text`.
+    func addDotted(to text: inout ErrorText) {
+        addDotted(to: &text, keysLeft: 8, start: text.count)
+    }
+
+    /// Appends the parent's part first (recursion at most `keysLeft` deep), then this key.
+    private func addDotted(to text: inout ErrorText, keysLeft: Int, start: Int) {
+        let parent: CodingPathNode
+        switch self {
+        case .root: return
+        case .key(_, let node), .index(_, let node): parent = node
+        }
+        if keysLeft == 0 { text.add("…"); return }
+        parent.addDotted(to: &text, keysLeft: keysLeft - 1, start: start)
+        switch self {
+        case .root: return
+        case .index(let index, _): text.add("["); text.add(index); text.add("]")
+        case .key(let key, _):
+            if let index = key.intValue, (key as? ArchiveCodingKey)?.isIndex ?? key.stringValue.hasPrefix("Index ") {
+                text.add("["); text.add(index); text.add("]")
             } else {
-                if !text.isEmpty { text += "." }
-                text += key.stringValue
+                if text.count != start { text.add(".") }
+                text.add(key.stringValue)
             }
         }
-        return text
     }
 
     /// The last key's name, or "[n]" for an index; nil at the root.
@@ -100,5 +165,37 @@ extension CodingPathNode {
         case .key(let key, _): return key.stringValue
         case .index(let index, _): return "[\(index)]"
         }
+    }
+}
+
+/// An error message being built: UTF-8 bytes, made a `String` once at the end. Errors are
+/// built on every failed `try?` probe, so this is a hot path for types that probe.
+struct ErrorText {
+    private var bytes: [UInt8] = []
+
+    init(_ start: String) {
+        bytes.reserveCapacity(128)
+        add(start)
+    }
+
+    /// Bytes so far.
+    var count: Int { bytes.count }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
+
+    mutating func add(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    /// Decimal digits of `value`, without an intermediate string.
+    mutating func add(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
     }
 }

@@ -49,6 +49,8 @@ final class ArchiveDecodingState {
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
+    /// Type names already printed in an error message (see `typeName(_:)`).
+    @exclusivity(unchecked) var typeNames: [ObjectIdentifier: String] = [:]
 
     /// Values this long or longer are shared through the caches above.
     static let sharingThreshold = 64
@@ -88,7 +90,7 @@ final class _ArchiveDecoder: Decoder {
     /// Where the next keyed lookup starts scanning (the position after the last match).
     @exclusivity(unchecked) var fieldHint = 0
 
-    var codingPath: [any CodingKey] { pathNode.path }
+    var codingPath: [any CodingKey] { codingPath(of: pathNode) }
     var plist: BinaryPropertyList { document.plist }
 
     init(document: ArchiveDocument, state: ArchiveDecodingState, userInfo: [CodingUserInfoKey: Any],
@@ -312,7 +314,7 @@ final class _ArchiveDecoder: Decoder {
     func cast<T>(_ value: Any, to type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
         guard let typed = value as? T else {
             throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-                codingPath: path().path, debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)"))
+                codingPath: codingPath(of: path()), debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)"))
         }
         return typed
     }
@@ -332,7 +334,7 @@ final class _ArchiveDecoder: Decoder {
         guard let chain = try archivedClass(of: .uid(uid), at: path) else { return }
         guard state.registry.accepts(chain.name, for: type) else {
             throw DecodingError.typeMismatch(type, DecodingError.Context(
-                codingPath: path.path,
+                codingPath: codingPath(of: path),
                 debugDescription: "Object \(uid) is archived as class '\(chain.name)', which does not match \(type) (strict class-name checking; register an alias with ArchiveDecoder.setType(_:forClassName:))"))
         }
     }

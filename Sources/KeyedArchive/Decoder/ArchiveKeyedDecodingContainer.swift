@@ -18,7 +18,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     let uid: Int
     let path: CodingPathNode
 
-    var codingPath: [any CodingKey] { path.path }
+    var codingPath: [any CodingKey] { decoder.codingPath(of: path) }
 
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
         self.decoder = decoder
@@ -154,9 +154,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let wanted = key.stringValue.lowercased()
         if let match = names.first(where: { $0.lowercased() == wanted }) { hint = "; did you mean '\(match)'?" }
         let place = uid < 0 ? "$top" : "object \(uid)"
+        let keys = decoder.codingPath(of: path)
         let path = path.dotted
         return DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: self.path.path,
+            codingPath: keys,
             debugDescription: "No value for key '\(key.stringValue)' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))"))
     }
 

@@ -18,7 +18,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     private(set) var currentIndex = 0
     let count: Int?
 
-    var codingPath: [any CodingKey] { path.path }
+    var codingPath: [any CodingKey] { decoder.codingPath(of: path) }
     var isAtEnd: Bool { currentIndex >= (count ?? 0) }
 
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
@@ -101,7 +101,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         try decoder.countValue(at: path.appending(index: currentIndex), slot: .uid(uid))
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: path.appending(index: currentIndex).path,
+                codingPath: decoder.codingPath(of: path.appending(index: currentIndex)),
                 debugDescription: "Unkeyed container of object \(uid) is at its end (\(count ?? 0) elements)"))
         }
         do {

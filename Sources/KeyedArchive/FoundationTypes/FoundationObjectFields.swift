@@ -173,8 +173,7 @@ extension _ArchiveDecoder {
     /// family whose class does not fit the requested type.
     func classMismatch(_ type: Any.Type, found chain: ArchivedClassChain?, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
         let found = chain.map { "an object of class \($0.name)" } ?? "an object without a class"
-        return DecodingError.typeMismatch(type, DecodingError.Context(
-            codingPath: path.path, debugDescription: "Expected \(type) but found \(found) at \(place(slot, path))"))
+        return typeMismatch(type, found: found, slot: slot, at: path)
     }
 }
 

@@ -33,8 +33,7 @@ extension _ArchiveDecoder {
         guard found == kind.rawValue else {
             let what = found.map { ArchivedValueKind(rawValue: $0).map { "an NSValue holding a \($0)" } ?? "an NSValue of kind \($0)" }
                 ?? "an NSValue without NS.special"
-            throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-                codingPath: path.path, debugDescription: "Expected \(T.self) but found \(what) at \(place(slot, path))"))
+            throw typeMismatch(T.self, found: what, slot: slot, at: path)
         }
         return fields
     }

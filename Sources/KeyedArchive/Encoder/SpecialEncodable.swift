@@ -32,13 +32,14 @@ extension Float: _ArchiveSpecialEncodable {
     }
 }
 
-/// Every fixed-width integer type is a plain integer object.
-protocol _ArchiveIntegerEncodable: _ArchiveSpecialEncodable, BinaryInteger {}
+/// Every fixed-width integer type (up to 128 bits) is a plain integer object.
+protocol _ArchiveIntegerEncodable: _ArchiveSpecialEncodable, FixedWidthInteger {}
 
 extension _ArchiveIntegerEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         if let signed = Int64(exactly: self) { return encoder.table.integer(signed) }
-        return encoder.table.unsignedInteger(UInt64(truncatingIfNeeded: self))
+        if let unsigned = UInt64(exactly: self) { return encoder.table.unsignedInteger(unsigned) }
+        return encoder.table.wideInteger(PropertyListWideInteger(fixedWidth: self))
     }
 }
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Builds a bplist00 by hand: header, object bytes, offset table and trailer, so tests can
 /// break exactly one rule at a time.
-private func handmade(objects: [[UInt8]], offsetSize: UInt8 = 1, refSize: UInt8 = 1,
+func handmade(objects: [[UInt8]], offsetSize: UInt8 = 1, refSize: UInt8 = 1,
                       count: UInt64? = nil, top: UInt64 = 0, tableOffset: UInt64? = nil,
                       offsets: [UInt64]? = nil) -> Data {
     var bytes = Array("bplist00".utf8)

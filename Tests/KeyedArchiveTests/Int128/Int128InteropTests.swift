@@ -69,6 +69,20 @@ struct Int128InteropTests {
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test("encodeCodable under NSKeyedArchiver refuses a value an NSNumber cannot hold")
+    func encodeCodableRefusesWideValues() throws {
+        let archiver = NSKeyedArchiver(requiringSecureCoding: false)
+        let error = try #require(throws: EncodingError.self) { try archiver.encodeCodable([Int128(1), Int128.max], forKey: "wide") }
+        guard case .invalidValue(_, let context) = error else { Issue.record("\(error)"); return }
+        #expect(context.debugDescription.contains("170141183460469231731687303715884105727"))
+        try archiver.encodeCodable([Int128(-3), Int128(UInt64.max)], forKey: "narrow")
+        archiver.finishEncoding()
+        let unarchiver = try NSKeyedUnarchiver(forReadingFrom: archiver.encodedData)
+        unarchiver.requiresSecureCoding = false
+        #expect(try unarchiver.decodeCodable([Int128].self, forKey: "narrow") == [-3, Int128(UInt64.max)])
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test("Foundation beyond 64 bits: binary keeps the low 64 bits, XML is refused (the documented limit)")
     func foundationBeyondSixtyFourBits() async {
         await #expect(processExitsWith: .success) {

@@ -17,6 +17,17 @@ private struct WideFields: Codable, Equatable {
     var huge: UInt128
 }
 
+@available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+private struct WideNumber: Codable, ArchivedClass {
+    static let archivedClassName = "NumberBox"
+    var number: Int128
+}
+
+private struct NumberBox: Codable, ArchivedClass {
+    static let archivedClassName = "NumberBox"
+    @NSCodingObject var number: NSNumber
+}
+
 @Suite("Int128 and UInt128 read by plistlib and Foundation")
 struct Int128InteropTests {
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
@@ -66,6 +77,18 @@ struct Int128InteropTests {
         #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([UInt128].self, from: data) }
         let positive = foundationArchive([NSNumber(value: UInt64.max), NSNumber(value: 0)] as NSArray, format: format.foundationFormat)
         #expect(try ArchiveDecoder().decode([UInt128].self, from: positive) == [UInt128(UInt64.max), 0])
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test("decodeObject gives an NSNumber within 64 bits and throws beyond, never a truncated number")
+    func decodeObjectAsNSNumber() throws {
+        let narrow = try ArchiveDecoder().decode(NumberBox.self, from: archive(WideNumber(number: Int128(UInt64.max)), format: .binary))
+        #expect(narrow.number.uint64Value == .max)
+        let error = try #require(throws: DecodingError.self) {
+            try ArchiveDecoder().decode(NumberBox.self, from: archive(WideNumber(number: .min), format: .binary))
+        }
+        guard case .dataCorrupted(let context) = error else { Issue.record("\(error)"); return }
+        #expect(context.debugDescription.contains("does not fit in an NSNumber"))
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)

@@ -14,7 +14,7 @@ import Foundation
 /// assert(wide.description == "18446744073709551616")
 /// let value = PropertyListValue.wideInteger(wide)
 /// ```
-public struct PropertyListWideInteger: Hashable, Sendable, CustomStringConvertible {
+public struct PropertyListWideInteger: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Whether the value is below zero.
     public let isNegative: Bool
     /// The upper 64 bits of the magnitude.
@@ -36,6 +36,14 @@ public struct PropertyListWideInteger: Hashable, Sendable, CustomStringConvertib
         self.init(isNegative: value < 0,
                   magnitudeHigh: UInt64(truncatingIfNeeded: magnitude >> 64),
                   magnitudeLow: UInt64(truncatingIfNeeded: magnitude))
+    }
+
+    /// Numeric order.
+    public static func < (lhs: Self, rhs: Self) -> Bool {
+        if lhs.isNegative != rhs.isNegative { return lhs.isNegative }
+        let lhsMagnitudeIsSmaller = (lhs.magnitudeHigh, lhs.magnitudeLow) < (rhs.magnitudeHigh, rhs.magnitudeLow)
+        let rhsMagnitudeIsSmaller = (rhs.magnitudeHigh, rhs.magnitudeLow) < (lhs.magnitudeHigh, lhs.magnitudeLow)
+        return lhs.isNegative ? rhsMagnitudeIsSmaller : lhsMagnitudeIsSmaller
     }
 
     /// The value as `Int64` when it is in `Int64.min...Int64.max`.

@@ -149,6 +149,27 @@ struct Int128CodingTests {
     }
 
     @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
+    @Test("Sets and dictionary keys of 128-bit values are written in one order: deterministic bytes")
+    func deterministicCollections() throws {
+        // Values that agree in their low 64 bits, so only a full 128-bit comparison orders them.
+        let values: [Int128] = (0..<40).map { (Int128($0) << 64) | 5 } + (0..<40).map { -(Int128($0 + 1) << 64) }
+        var small = Set<Int128>()
+        for value in values { small.insert(value) }
+        var large = Set<Int128>(minimumCapacity: 4_096)
+        for value in values.reversed() { large.insert(value) }
+        #expect(try encode(small, format: .binary) == encode(large, format: .binary))
+        #expect(try roundTrip(small, format: .binary) == small)
+        var dictionary = [UInt128: Int](minimumCapacity: 1_000)
+        for (index, value) in values.enumerated() { dictionary[UInt128(bitPattern: value)] = index }
+        let copy = Dictionary(uniqueKeysWithValues: dictionary.sorted { $0.value > $1.value }.map { ($0.key, $0.value) })
+        #expect(try encode(dictionary, format: .xml) == encode(copy, format: .xml))
+        #expect(try roundTrip(dictionary, format: .xml) == dictionary)
+        #expect(PropertyListWideInteger(Int128.min) < PropertyListWideInteger(Int128(-1) << 64))
+        #expect(PropertyListWideInteger(Int128(1) << 64) < PropertyListWideInteger(UInt128.max))
+        #expect(!(PropertyListWideInteger(UInt128.max) < PropertyListWideInteger(UInt128.max)))
+    }
+
+    @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
     @Test("Decimal reads 128-bit integers exactly")
     func decimal() throws {
         let value = try ArchiveDecoder().decode(Decimal.self, from: encode(UInt128.max, format: .binary))

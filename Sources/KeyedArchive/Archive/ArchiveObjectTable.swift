@@ -11,6 +11,8 @@ final class ArchiveObjectTable {
         case string(String)
         case integer(Int64)
         case unsignedInteger(UInt64)
+        /// Only for values outside `Int64.min...UInt64.max`.
+        case wideInteger(PropertyListWideInteger)
         case real(Double)
         case float(Float)
         case bool(Bool)
@@ -25,6 +27,7 @@ final class ArchiveObjectTable {
     @exclusivity(unchecked) private var stringUIDs: [String: Int32] = [:]
     @exclusivity(unchecked) private var integerUIDs: [Int64: Int32] = [:]
     @exclusivity(unchecked) private var unsignedUIDs: [UInt64: Int32] = [:]
+    @exclusivity(unchecked) private var wideUIDs: [PropertyListWideInteger: Int32] = [:]
     @exclusivity(unchecked) private var realUIDs: [UInt64: Int32] = [:]
     @exclusivity(unchecked) private var floatUIDs: [UInt32: Int32] = [:]
     @exclusivity(unchecked) private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
@@ -79,6 +82,17 @@ final class ArchiveObjectTable {
         let uid = append(.unsignedInteger(value))
         unsignedUIDs[value] = uid
         return uid
+    }
+
+    /// An integer of up to 128 bits: stored as ``integer(_:)`` or ``unsignedInteger(_:)``
+    /// store it when it fits in 64 bits, so such values are written exactly as before.
+    func wideInteger(_ value: PropertyListWideInteger) -> Int32 {
+        value.narrowest(integer, unsignedInteger) { wide in
+            if let uid = wideUIDs[wide] { return uid }
+            let uid = append(.wideInteger(wide))
+            wideUIDs[wide] = uid
+            return uid
+        }
     }
 
     func real(_ value: Double) -> Int32 {
@@ -176,6 +190,7 @@ final class ArchiveObjectTable {
             case .string(let s): ref = builder.appendString(s)
             case .integer(let i): ref = builder.appendInteger(i)
             case .unsignedInteger(let u): ref = builder.unsignedInteger(u)
+            case .wideInteger(let w): ref = builder.wideInteger(w)
             case .real(let d): ref = builder.appendReal(d)
             case .float(let f): ref = builder.float(f)
             case .bool(let b): ref = builder.bool(b)
@@ -240,6 +255,7 @@ final class ArchiveObjectTable {
             case .string(let s): entries.append(.string(s))
             case .integer(let i): entries.append(.integer(i))
             case .unsignedInteger(let u): entries.append(.unsignedInteger(u))
+            case .wideInteger(let w): entries.append(.wideInteger(w))
             case .real(let d): entries.append(.real(d))
             case .float(let f): entries.append(.float(f))
             case .bool(let b): entries.append(.bool(b))

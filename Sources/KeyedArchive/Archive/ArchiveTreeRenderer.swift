@@ -283,6 +283,7 @@ struct ArchiveTreeRenderer {
         case .string(let text): return paint(Self.quoted(text), .green)
         case .integer(let number): return paint(String(number), .yellow)
         case .unsignedInteger(let number): return paint(String(number), .yellow)
+        case .wideInteger(let number): return paint(number.description, .yellow)
         case .real(let number): return paint(number.description, .yellow)
         case .bool(let flag): return paint(flag ? "true" : "false", .yellow)
         case .data(let bytes):

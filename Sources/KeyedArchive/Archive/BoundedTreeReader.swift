@@ -150,6 +150,7 @@ extension BinaryPropertyList {
         case .bool(let b): return .bool(b)
         case .integer(let i): return .integer(i)
         case .unsignedInteger(let u): return .unsignedInteger(u)
+        case .wideInteger(let w): return .wideInteger(w)
         case .real(let d): return .real(d)
         case .float(let f): return .float(f)
         case .date(let d): return .date(d)

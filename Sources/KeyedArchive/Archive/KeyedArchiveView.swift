@@ -104,6 +104,8 @@ public indirect enum ArchivedValue: Sendable, Hashable {
     case string(String)
     case integer(Int64)
     case unsignedInteger(UInt64)
+    /// An integer outside `Int64.min...UInt64.max` (a 16- or 32-byte integer).
+    case wideInteger(PropertyListWideInteger)
     case real(Double)
     case bool(Bool)
     case data(Data)
@@ -229,6 +231,7 @@ struct ArchivedValueBuilder: BoundedTreeBuilder {
         case .utf16String(let range): return .string(try plist.utf16String(range, ref: ref))
         case .integer(let i): return .integer(i)
         case .unsignedInteger(let u): return .unsignedInteger(u)
+        case .wideInteger(let w): return .wideInteger(w)
         case .real(let d): return .real(d)
         case .float(let f): return .real(Double(f))
         case .bool(let b): return .bool(b)

@@ -51,6 +51,7 @@ public enum NestedPropertyList: Sendable {
         case .string(let text): return .string(text)
         case .integer(let number): return .integer(number)
         case .unsignedInteger(let number): return .unsignedInteger(number)
+        case .wideInteger(let number): return .wideInteger(number)
         case .real(let number): return .real(number)
         case .float(let number): return .real(Double(number))
         case .bool(let flag): return .bool(flag)

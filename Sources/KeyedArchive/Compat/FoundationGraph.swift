@@ -17,6 +17,11 @@ enum FoundationGraph {
         let table = ArchiveObjectTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: [:])
         let root = try encoder.box(value, at: .root)
+        for case .wideInteger(let wide) in table.objects {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: [],
+                debugDescription: "the integer \(wide) does not fit in an NSNumber (64 bits), so Foundation cannot store it"))
+        }
         var converter = Converter(table: table)
         return converter.object(root) ?? NSNull()
     }
@@ -49,6 +54,7 @@ enum FoundationGraph {
             case .string(let s): result = NSString(string: s)
             case .integer(let i): result = NSNumber(value: i)
             case .unsignedInteger(let u): result = NSNumber(value: u)
+            case .wideInteger: result = nil  // refused before conversion (see object(from:))
             case .real(let d): result = NSNumber(value: d)
             case .float(let f): result = NSNumber(value: f)
             case .bool(let b): result = NSNumber(value: b)

@@ -29,6 +29,9 @@ extension _ArchiveDecoder {
         case .bool(let b): return try permitted(NSNumber.self, NSNumber(value: b), allowed, slot, path)
         case .integer(let i): return try permitted(NSNumber.self, NSNumber(value: i), allowed, slot, path)
         case .unsignedInteger(let u): return try permitted(NSNumber.self, NSNumber(value: u), allowed, slot, path)
+        case .wideInteger:
+            // NSNumber holds 64 bits; CoreFoundation itself keeps only the low 64 of such a number.
+            throw corrupted(at: path, slot: slot, "the \(describe(object)) does not fit in an NSNumber (64 bits)")
         case .real(let d): return try permitted(NSNumber.self, NSNumber(value: d), allowed, slot, path)
         case .float(let f): return try permitted(NSNumber.self, NSNumber(value: f), allowed, slot, path)
         case .asciiString, .utf16String: return try permitted(NSString.self, try unboxString(from: slot, at: path), allowed, slot, path)

@@ -97,6 +97,7 @@ extension _ArchiveDecoder {
         case .bool(let b): return "boolean \(b)"
         case .integer(let i): return "integer \(i)"
         case .unsignedInteger(let u): return "integer \(u)"
+        case .wideInteger(let w): return "integer \(w)"
         case .real(let d): return "real \(d)"
         case .float(let f): return "real \(f)"
         case .date: return "a date"

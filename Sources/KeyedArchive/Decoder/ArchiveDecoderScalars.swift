@@ -12,6 +12,7 @@ extension _ArchiveDecoder {
         switch object {
         case .integer(let i): result = T(exactly: i)
         case .unsignedInteger(let u): result = T(exactly: u)
+        case .wideInteger(let w): result = w.exactly(as: T.self)
         case .real(let d): result = T(exactly: d)
         case .float(let f): result = T(exactly: f)
         case .bool(let b) where state.booleansAreNumbers: result = b ? 1 : 0
@@ -35,6 +36,9 @@ extension _ArchiveDecoder {
         case .unsignedInteger(let u):
             guard let d = Double(exactly: u) else { break }
             return d
+        case .wideInteger(let w):
+            guard let d = w.exactly(as: Double.self) else { break }
+            return d
         case .bool(let b) where state.booleansAreNumbers: return b ? 1 : 0
         default: throw typeMismatch(Double.self, found: object, slot: slot, at: path())
         }
@@ -56,6 +60,9 @@ extension _ArchiveDecoder {
             return f
         case .unsignedInteger(let u):
             guard let f = Float(exactly: u) else { break }
+            return f
+        case .wideInteger(let w):
+            guard let f = w.exactly(as: Float.self) else { break }
             return f
         case .bool(let b) where state.booleansAreNumbers: return b ? 1 : 0
         default: throw typeMismatch(Float.self, found: object, slot: slot, at: path())

@@ -239,7 +239,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try integer(type, key) }
 
     @inline(__always)
-    private func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
+    func integer<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T {
         try decoder.unboxInteger(type, from: try require(key), at: path.appending(key))
     }
 
@@ -283,7 +283,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     @inline(__always)
-    private func optionalInteger<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T? {
+    func optionalInteger<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T? {
         try present(key).map { try decoder.unboxInteger(type, from: $0, at: path.appending(key)) }
     }
 

@@ -147,7 +147,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return value
     }
 
-    private mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
+    mutating func integer<T: FixedWidthInteger>(_ type: T.Type) throws -> T {
         let value = try decoder.unboxInteger(type, from: try nextSlot(type), at: nextPath)
         currentIndex += 1
         return value

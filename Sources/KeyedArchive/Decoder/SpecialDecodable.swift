@@ -216,6 +216,7 @@ extension Decimal: _ArchiveSpecialDecodable {
                 }
                 return value
             case .unsignedInteger(let u): return Decimal(u)
+            case .wideInteger(let w): return w.decimalValue
             case .real(let d): return Decimal(d)
             case .float(let f): return Decimal(Double(f))
             case .dictionary:

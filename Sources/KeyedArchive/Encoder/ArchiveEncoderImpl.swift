@@ -227,5 +227,7 @@ extension _ArchiveEncoder: SingleValueEncodingContainer {
     func encode(_ value: UInt16) throws { setValue(table.integer(Int64(value))) }
     func encode(_ value: UInt32) throws { setValue(table.integer(Int64(value))) }
     func encode(_ value: UInt64) throws { setValue(table.unsignedInteger(value)) }
+    /// `Int128` and `UInt128` (see ArchiveEncoder+Int128.swift).
+    func encode(wide value: PropertyListWideInteger) throws { setValue(table.wideInteger(value)) }
     func encode<T: Encodable>(_ value: T) throws { setValue(try box(value, at: pathNode)) }
 }

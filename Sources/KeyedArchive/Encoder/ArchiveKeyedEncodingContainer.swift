@@ -76,6 +76,16 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         }
     }
 
+    /// `Int128` and `UInt128` (see ArchiveEncoder+Int128.swift): inline within `Int64`, an
+    /// integer object beyond, as for `UInt64`.
+    mutating func encode(wide value: PropertyListWideInteger, forKey key: Key) throws {
+        if let small = value.int64Value {
+            put(.integer(small), forKey: key)
+        } else {
+            put(.uid(encoder.table.wideInteger(value)), forKey: key)
+        }
+    }
+
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         put(.uid(try encoder.box(value, at: path.appending(key))), forKey: key)
     }

@@ -27,6 +27,8 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(_ value: UInt16) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: UInt32) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: UInt64) throws { append(encoder.table.unsignedInteger(value)) }
+    /// `Int128` and `UInt128` (see ArchiveEncoder+Int128.swift).
+    mutating func encode(wide value: PropertyListWideInteger) throws { append(encoder.table.wideInteger(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count

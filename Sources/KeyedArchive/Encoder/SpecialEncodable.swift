@@ -32,13 +32,14 @@ extension Float: _ArchiveSpecialEncodable {
     }
 }
 
-/// Every fixed-width integer type is a plain integer object.
-protocol _ArchiveIntegerEncodable: _ArchiveSpecialEncodable, BinaryInteger {}
+/// Every fixed-width integer type (up to 128 bits) is a plain integer object.
+protocol _ArchiveIntegerEncodable: _ArchiveSpecialEncodable, FixedWidthInteger {}
 
 extension _ArchiveIntegerEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         if let signed = Int64(exactly: self) { return encoder.table.integer(signed) }
-        return encoder.table.unsignedInteger(UInt64(truncatingIfNeeded: self))
+        if let unsigned = UInt64(exactly: self) { return encoder.table.unsignedInteger(unsigned) }
+        return encoder.table.wideInteger(PropertyListWideInteger(fixedWidth: self))
     }
 }
 
@@ -116,6 +117,8 @@ extension Decimal: _ArchiveSpecialEncodable {
 enum ArchiveSortKey: Comparable {
     case integer(Int64)
     case unsigned(UInt64)
+    /// Integers beyond 64 bits (`Int128`, `UInt128`).
+    case wide(PropertyListWideInteger)
     case string(String)
     /// The value's own archive bytes, for keys of any other type.
     case bytes([UInt8])
@@ -124,6 +127,7 @@ enum ArchiveSortKey: Comparable {
         switch (lhs, rhs) {
         case (.integer(let a), .integer(let b)): return a < b
         case (.unsigned(let a), .unsigned(let b)): return a < b
+        case (.wide(let a), .wide(let b)): return a < b
         case (.string(let a), .string(let b)): return a < b
         case (.bytes(let a), .bytes(let b)): return a.lexicographicallyPrecedes(b)
         default: return lhs.rank < rhs.rank
@@ -134,8 +138,9 @@ enum ArchiveSortKey: Comparable {
         switch self {
         case .integer: return 0
         case .unsigned: return 1
-        case .string: return 2
-        case .bytes: return 3
+        case .wide: return 2
+        case .string: return 3
+        case .bytes: return 4
         }
     }
 
@@ -144,7 +149,8 @@ enum ArchiveSortKey: Comparable {
         if let string = value as? String { return .string(string) }
         if let integer = value as? any BinaryInteger {
             if let signed = Int64(exactly: integer) { return .integer(signed) }
-            return .unsigned(UInt64(truncatingIfNeeded: integer))
+            if let unsigned = UInt64(exactly: integer) { return .unsigned(unsigned) }
+            if let fixed = integer as? any FixedWidthInteger { return .wide(PropertyListWideInteger(fixedWidth: fixed)) }
         }
         let table = ArchiveObjectTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)

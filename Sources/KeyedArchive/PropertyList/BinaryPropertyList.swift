@@ -107,6 +107,8 @@ public struct BinaryPropertyList: Sendable {
         case bool(Bool)
         case integer(Int64)
         case unsignedInteger(UInt64)
+        /// Only for values outside `Int64.min...UInt64.max`.
+        case wideInteger(PropertyListWideInteger)
         case real(Double)
         case float(Float)
         case date(Double)
@@ -224,33 +226,50 @@ public struct BinaryPropertyList: Sendable {
         }
     }
 
-    /// Reads an integer object (`0x1n`, 1/2/4/8/16 bytes) at `start`.
+    /// Reads an integer object (`0x1n`) at `start`: 1, 2 and 4 bytes unsigned, 8 and 16
+    /// bytes signed (as CoreFoundation reads them, which keeps only the low 64 bits of a
+    /// 16-byte one), and 32 bytes signed for values up to `UInt128.max`, which is the
+    /// form KeyedArchive writes above `Int128.max`. Values that fit in 64 bits read as
+    /// `.integer`/`.unsignedInteger` whatever their width.
     private func integer(at start: Int, ref: Int) throws -> Object {
         let marker = bytes[start]
         let info = Int(marker & 0x0F)
-        guard info <= 4 else {
+        guard info <= 5 else {
             throw PropertyListError("object \(ref): integer of 2^\(info) bytes is not supported")
         }
         let size = 1 << info
         guard start + 1 + size <= offsetTableStart else {
-            throw PropertyListError("object \(ref): integer runs past the object area")
+            throw PropertyListError("object \(ref): integer of \(size) bytes is truncated (runs past the object area)")
         }
         switch size {
         case 1, 2, 4:
             return .integer(Int64(Self.readBigEndian(bytes, at: start + 1, size: size)))
         case 8:
             return .integer(Int64(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8)))
-        default:
+        case 16:
             let high = Self.readBigEndian(bytes, at: start + 1, size: 8)
             let low = Self.readBigEndian(bytes, at: start + 9, size: 8)
-            if high == 0 {
-                return low <= UInt64(Int64.max) ? .integer(Int64(low)) : .unsignedInteger(low)
+            if high >> 63 == 0 { return Self.integerObject(isNegative: false, high, low) }
+            let magnitude = PropertyListWideInteger.negate(high, low)
+            return Self.integerObject(isNegative: true, magnitude.high, magnitude.low)
+        default:
+            let fill0 = Self.readBigEndian(bytes, at: start + 1, size: 8)
+            let fill1 = Self.readBigEndian(bytes, at: start + 9, size: 8)
+            let high = Self.readBigEndian(bytes, at: start + 17, size: 8)
+            let low = Self.readBigEndian(bytes, at: start + 25, size: 8)
+            if fill0 == 0, fill1 == 0 { return Self.integerObject(isNegative: false, high, low) }
+            if fill0 == .max, fill1 == .max, high | low != 0 {
+                let magnitude = PropertyListWideInteger.negate(high, low)
+                return Self.integerObject(isNegative: true, magnitude.high, magnitude.low)
             }
-            if high == UInt64.max, low > UInt64(Int64.max) {
-                return .integer(Int64(bitPattern: low))
-            }
-            throw PropertyListError("object \(ref): 128-bit integer does not fit in 64 bits")
+            throw PropertyListError("object \(ref): 32-byte integer does not fit in 128 bits")
         }
+    }
+
+    /// The narrowest integer object for a sign and 128-bit magnitude.
+    private static func integerObject(isNegative: Bool, _ high: UInt64, _ low: UInt64) -> Object {
+        PropertyListWideInteger(isNegative: isNegative, magnitudeHigh: high, magnitudeLow: low)
+            .narrowest(Object.integer, Object.unsignedInteger, Object.wideInteger)
     }
 
     /// The element count of a data/string/array/dict object and where its body starts.

@@ -28,6 +28,7 @@ struct BinaryPropertyListBuilder {
     private var stringRefs: [String: Int] = [:]
     private var integerRefs: [Int64: Int] = [:]
     private var unsignedRefs: [UInt64: Int] = [:]
+    private var wideRefs: [PropertyListWideInteger: Int] = [:]
     private var realRefs: [UInt64: Int] = [:]
     private var floatRefs: [UInt32: Int] = [:]
     private var dateRefs: [UInt64: Int] = [:]
@@ -109,6 +110,32 @@ struct BinaryPropertyListBuilder {
         appendBigEndian(0, size: 8)
         appendBigEndian(value, size: 8)
         unsignedRefs[value] = ref
+        return ref
+    }
+
+    /// An integer of any width: the 64-bit forms when it fits (byte for byte as
+    /// ``integer(_:)`` and ``unsignedInteger(_:)`` write it), else 16 bytes signed, or 32
+    /// bytes signed above `Int128.max` (a 16-byte integer is signed, as CoreFoundation and
+    /// Python's plistlib read it).
+    mutating func wideInteger(_ value: PropertyListWideInteger) -> Int {
+        if let i = value.int64Value { return integer(i) }
+        if let u = value.uint64Value { return unsignedInteger(u) }
+        if let ref = wideRefs[value] { return ref }
+        let ref = beginScalar()
+        if let bits = value.twosComplement128 {
+            scalars.append(0x14)
+            appendBigEndian(bits.high, size: 8)
+            appendBigEndian(bits.low, size: 8)
+        } else {
+            let bits = value.lowBitsOfTwosComplement
+            let fill: UInt64 = value.isNegative ? .max : 0
+            scalars.append(0x15)
+            appendBigEndian(fill, size: 8)
+            appendBigEndian(fill, size: 8)
+            appendBigEndian(bits.high, size: 8)
+            appendBigEndian(bits.low, size: 8)
+        }
+        wideRefs[value] = ref
         return ref
     }
 
@@ -345,6 +372,7 @@ enum BinaryPropertyListWriter {
         case .string(let s): return builder.string(s)
         case .integer(let i): return builder.integer(i)
         case .unsignedInteger(let u): return builder.unsignedInteger(u)
+        case .wideInteger(let w): return builder.wideInteger(w)
         case .real(let d): return builder.real(d)
         case .float(let f): return builder.float(f)
         case .bool(let b): return builder.bool(b)

@@ -22,6 +22,12 @@ public indirect enum PropertyListValue: Hashable, Sendable {
     case integer(Int64)
     /// An integer above `Int64.max` (stored as a 16-byte integer).
     case unsignedInteger(UInt64)
+    /// An integer outside `Int64.min...UInt64.max` with a magnitude below 2^128 (so every
+    /// `Int128` and `UInt128`): a 16-byte integer in binary when it fits in `Int128`, else
+    /// 32 bytes; decimal text in XML.
+    /// The readers produce it only for such values; values that fit in 64 bits read as
+    /// ``integer(_:)`` or ``unsignedInteger(_:)``, and the writers write them as those.
+    case wideInteger(PropertyListWideInteger)
     /// An 8-byte real.
     case real(Double)
     /// A 4-byte real.
@@ -92,7 +98,7 @@ extension PropertyListValue {
     public var typeName: String {
         switch self {
         case .string: return "string"
-        case .integer, .unsignedInteger: return "integer"
+        case .integer, .unsignedInteger, .wideInteger: return "integer"
         case .real, .float: return "real"
         case .bool: return "boolean"
         case .date: return "date"

@@ -5,8 +5,9 @@ import Foundation
 extension XMLPlistParser {
     // MARK: Integer
 
-    /// Decimal or `0x` hexadecimal with an optional sign. Values above `Int64.max` become
-    /// `.unsignedInteger`; anything outside `Int64.min...UInt64.max` is an error.
+    /// Decimal or `0x` hexadecimal with an optional sign. Values in `Int64`'s range become
+    /// `.integer`, the rest of `UInt64`'s `.unsignedInteger`, and beyond that, up to a
+    /// magnitude of 2^128 - 1, `.wideInteger`; anything larger is an error.
     mutating func readInteger(_ tag: StartTag) throws -> PropertyListValue {
         let s = try readScalarText(tag, .integer)
         var k = s.startIndex
@@ -21,7 +22,7 @@ extension XMLPlistParser {
             k += 2
         }
         guard k < s.endIndex else { throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset) }
-        var magnitude: UInt64 = 0
+        var magnitude: (high: UInt64, low: UInt64) = (0, 0)
         while k < s.endIndex {
             let c = s[k]
             let digit: UInt64
@@ -32,26 +33,13 @@ extension XMLPlistParser {
             } else {
                 throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
             }
-            let (m, o1) = magnitude.multipliedReportingOverflow(by: radix)
-            let (sum, o2) = m.addingReportingOverflow(digit)
-            guard !o1, !o2 else {
+            guard let next = PropertyListWideInteger.accumulate(magnitude.high, magnitude.low, radix: radix, digit: digit) else {
                 throw fail("integer out of range '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
             }
-            magnitude = sum
+            magnitude = next
             k += 1
         }
-        if negative {
-            let limit = UInt64(Int64.max) &+ 1
-            guard magnitude <= limit else {
-                throw fail("integer out of range '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-            }
-            // 0 &- magnitude in two's complement is exactly -magnitude, including Int64.min.
-            return .integer(Int64(bitPattern: 0 &- magnitude))
-        }
-        if magnitude <= UInt64(Int64.max) {
-            return .integer(Int64(magnitude))
-        }
-        return .unsignedInteger(magnitude)
+        return PropertyListWideInteger.value(isNegative: negative, high: magnitude.high, low: magnitude.low)
     }
 
     // MARK: Real

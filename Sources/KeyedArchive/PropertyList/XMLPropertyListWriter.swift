@@ -134,6 +134,8 @@ private struct Writer {
             appendElement("integer", String(v))
         case .unsignedInteger(let v):
             appendElement("integer", String(v))
+        case .wideInteger(let v):
+            appendElement("integer", v.description)
         case .real(let d):
             appendElement("real", XMLPropertyListWriter.realDescription(d))
         case .float(let f):

@@ -221,6 +221,7 @@ struct JSONEmitter {
             Self.quote(text, to: &out)
         case .integer(let number): out.append(String(number))
         case .unsignedInteger(let number): out.append(String(number))
+        case .wideInteger(let number): out.append(number.description)
         case .real(let number): out.append(Self.real(number))
         case .bool(let flag): out.append(flag ? "true" : "false")
         case .data(let bytes):

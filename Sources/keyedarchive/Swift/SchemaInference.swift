@@ -40,6 +40,7 @@ struct SchemaInference {
         case .string: return .string
         case .integer: return .int
         case .unsignedInteger(let number): return number <= UInt64(Int.max) ? .int : .value("UInt64")
+        case .wideInteger(let number): return .value(number.isNegative ? "Int128" : "UInt128")
         case .real: return .double
         case .bool: return .bool
         case .data: return .value("Data")

@@ -186,6 +186,7 @@ struct ArchiveChecker {
         case .string(let text): return "the string '\(text.count > 40 ? text.prefix(40) + "…" : text)'"
         case .integer(let number): return "\(number)"
         case .unsignedInteger(let number): return "\(number)"
+        case .wideInteger(let number): return "\(number)"
         case .real(let number): return "\(number)"
         case .float(let number): return "\(number)"
         case .bool(let flag): return "\(flag)"

@@ -4,7 +4,7 @@ import Testing
 
 /// Builds a bplist00 by hand: header, object bytes, offset table and trailer, so tests can
 /// break exactly one rule at a time.
-private func handmade(objects: [[UInt8]], offsetSize: UInt8 = 1, refSize: UInt8 = 1,
+func handmade(objects: [[UInt8]], offsetSize: UInt8 = 1, refSize: UInt8 = 1,
                       count: UInt64? = nil, top: UInt64 = 0, tableOffset: UInt64? = nil,
                       offsets: [UInt64]? = nil) -> Data {
     var bytes = Array("bplist00".utf8)
@@ -85,7 +85,7 @@ struct BinaryPropertyListTests {
         var badMagic = [UInt8](handmade(objects: [[0x08]]))
         badMagic[0] = UInt8(ascii: "x")
         let hugeLength: [UInt8] = [0x4F, 0x13, 0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF]
-        let wideInteger: [UInt8] = [0x15] + [UInt8](repeating: 0, count: 32)
+        let wideInteger: [UInt8] = [0x16] + [UInt8](repeating: 0, count: 64)  // 32 bytes is the UInt128 form
         var cases: [(String, Data)] = []
         cases.append(("too short", Data("bplist00".utf8)))
         cases.append(("bad magic", Data(badMagic)))
@@ -105,7 +105,7 @@ struct BinaryPropertyListTests {
         cases.append(("dictionary key is not a string", handmade(objects: [[0xD1, 0x01, 0x01], [0x10, 0x01]])))
         cases.append(("array contains itself", handmade(objects: [[0xA1, 0x00]])))
         cases.append(("unknown marker", handmade(objects: [[0x70]])))
-        cases.append(("integer of 32 bytes", handmade(objects: [wideInteger])))
+        cases.append(("integer of 64 bytes", handmade(objects: [wideInteger])))
         cases.append(("real of 2 bytes", handmade(objects: [[0x21, 0, 0]])))
         return cases
     }()

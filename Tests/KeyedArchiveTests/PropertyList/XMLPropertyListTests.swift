@@ -659,10 +659,11 @@ struct XMLPropertyListTests {
         Malformed("<plist><integer>0x1G</integer></plist>", "malformed integer"),
         Malformed("<plist><integer>1.5</integer></plist>", "malformed integer"),
         Malformed("<plist><integer>1 2</integer></plist>", "malformed integer"),
-        Malformed("<plist><integer>18446744073709551616</integer></plist>", "integer out of range"),
-        Malformed("<plist><integer>0x10000000000000000</integer></plist>", "integer out of range"),
-        Malformed("<plist><integer>-9223372036854775809</integer></plist>", "integer out of range"),
-        Malformed("<plist><integer>99999999999999999999999999999</integer></plist>", "integer out of range"),
+        // Beyond a 128-bit magnitude (up to it is a .wideInteger: Int128Tests).
+        Malformed("<plist><integer>340282366920938463463374607431768211456</integer></plist>", "integer out of range"),
+        Malformed("<plist><integer>0x100000000000000000000000000000000</integer></plist>", "integer out of range"),
+        Malformed("<plist><integer>-340282366920938463463374607431768211456</integer></plist>", "integer out of range"),
+        Malformed("<plist><integer>999999999999999999999999999999999999999999999</integer></plist>", "integer out of range"),
         // Reals.
         Malformed("<plist><real>1e</real></plist>", "malformed real"),
         Malformed("<plist><real>abc</real></plist>", "malformed real"),

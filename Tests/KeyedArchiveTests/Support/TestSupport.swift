@@ -201,6 +201,7 @@ extension PropertyListValue {
         case .string(let s): return jsonString(s)
         case .integer(let i): return String(i)
         case .unsignedInteger(let u): return String(u)
+        case .wideInteger(let w): return w.description
         case .real(let d): return "{\"real\":\(jsonString(pythonRepr(d)))}"
         case .float(let f): return "{\"real\":\(jsonString(pythonRepr(Double(f))))}"
         case .bool(let b): return b ? "true" : "false"

@@ -108,6 +108,51 @@ struct LayoutsAndStorageTests {
         #expect(!context.debugDescription.contains(".."))
     }
 
+    @Test("Errors deep in a value: codingPath holds every key, the message shows the last 8 after …, numbers are exact")
+    func deepPaths() throws {
+        // 30 levels of arrays around one string, read as Int at the bottom.
+        indirect enum Tower: Encodable {
+            case leaf(String), level(Tower)
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                switch self {
+                case .leaf(let text): try container.encode(text)
+                case .level(let inner): try container.encode(inner)
+                }
+            }
+        }
+        var value = Tower.leaf("x")
+        for _ in 0..<29 { value = .level(value) }
+        struct Nested: Decodable {
+            let depth: Int
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                if decoder.codingPath.count < 29 {
+                    depth = try container.decode(Nested.self).depth + 1
+                } else {
+                    depth = try container.decode(Int.self)
+                }
+            }
+        }
+        let data = try ArchiveEncoder().encode(value)
+        let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(Nested.self, from: data) }
+        guard case .typeMismatch(_, let context)? = error else { Issue.record("not a typeMismatch: \(String(describing: error))"); return }
+        #expect(context.codingPath.count == 30)
+        #expect(context.codingPath.allSatisfy { $0.intValue == 0 })
+        let text = context.debugDescription
+        #expect(text.contains("path '…[0][0][0][0][0][0][0][0]'"), "\(text)")
+        #expect(text.hasPrefix("Expected Int but found a string at object "), "\(text)")
+        // The object number in the message is the one that holds the string.
+        let number = text.split(separator: " ").dropFirst(8).first.map { String($0.dropLast()) }
+        #expect(number.flatMap(Int.init).map { $0 > 0 } == true, "\(text)")
+
+        // Within 8 keys the whole path is shown, without …
+        let shallow = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([[Int]].self, from: try ArchiveEncoder().encode([["1"], ["2"]])) }
+        let shallowText = shallow.flatMap(decodingErrorMessage) ?? ""
+        #expect(shallowText.contains("path '[0][0]'"), "\(shallowText)")
+        #expect(!shallowText.contains("…"))
+    }
+
     @Test("keyNotFound lists the object's keys and points out a match that differs by case")
     func keyNotFoundListsKeys() throws {
         struct Info: Codable { var userinfo: String; var name: String }

@@ -41,19 +41,20 @@ extension _ArchiveDecoder {
             underlyingError: underlying ?? KeyedArchiveError(message, objectIndex: slot.objectIndex, key: path.lastKeyName)))
     }
 
-    /// The coding path of `node`, for an error or a `codingPath` request. Building it is
-    /// work proportional to its depth: each key beyond the 16th is charged to the decode's
-    /// budget (without throwing: the next step throws once the budget is spent), so a type
-    /// that probes with `try?` deep in a graph, where every failed probe builds an error,
-    /// still does work linear in the input, while the shallow probes of generic types on
-    /// ordinary archives cost the budget nothing extra.
+    /// The coding path of `node`, for an error or a `codingPath` request. An error costs
+    /// one unit of the decode's budget, plus one per key beyond the 16th (building the path
+    /// is work proportional to its depth; the message shows at most 8 keys). The charge
+    /// never throws: the next step does once the budget is spent. A type that probes with
+    /// `try?`, where every failed probe builds an error, therefore still does work linear
+    /// in the input, while the shallow probes of generic types on ordinary archives cost
+    /// little.
     func codingPath(of node: CodingPathNode) -> [any CodingKey] {
         let keys = node.path
-        if keys.count > Self.freeErrorDepth { state.remainingObjects -= keys.count - Self.freeErrorDepth }
+        state.remainingObjects -= 1 + max(0, keys.count - Self.freeErrorDepth)
         return keys
     }
 
-    /// Keys of a coding path built without charge (see `codingPath(of:)`).
+    /// Keys of a coding path built for the flat charge of one unit (see `codingPath(of:)`).
     static let freeErrorDepth = 16
 
     /// `"\(type)"`, once per type and decode: a type's name is demangled each time it is

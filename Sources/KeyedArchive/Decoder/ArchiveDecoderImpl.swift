@@ -49,6 +49,8 @@ final class ArchiveDecodingState {
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
+    /// What decoding needs to know about each type met (see `traits(of:)`).
+    @exclusivity(unchecked) var traits: [ObjectIdentifier: DecodableTraits] = [:]
     /// Type names already printed in an error message (see `typeName(_:)`).
     @exclusivity(unchecked) var typeNames: [ObjectIdentifier: String] = [:]
 
@@ -238,20 +240,21 @@ final class _ArchiveDecoder: Decoder {
         if T.self == Int.self { return unsafeBitCast(try unboxInteger(Int.self, from: slot, at: path()), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try unboxDouble(from: slot, at: path()), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try unboxBool(from: slot, at: path()), to: T.self) }
-        if let optional = T.self as? any _ArchiveOptionalDecodable.Type {
+        let traits = self.traits(of: T.self)
+        if let optional = traits.optional {
             // nil, or the wrapped type decoded here with all its checks (identity, strict names).
             return try cast(try optional._archiveDecode(from: self, slot: slot, at: path(), inPlace: false), to: T.self, at: path())
         }
-        if let special = T.self as? any _ArchiveSpecialDecodable.Type, special._archiveEntersItself {
+        if traits.entersItself, let special = traits.special {
             return try cast(try special._archiveDecode(from: self, slot: slot, at: path()), to: T.self, at: path())
         }
         switch slot {
         case .uid(let uid) where uid != 0:
-            let isClass = T.self is AnyClass
+            let isClass = traits.isClass
             if isClass, let existing = state.instances[uid] {
                 return try cast(existing, to: T.self, at: path())
             }
-            if state.strictClassNames, Self.hasClassName(T.self) {
+            if state.strictClassNames, traits.hasClassName {
                 try checkClassName(of: uid, for: T.self, at: path())
             }
             let ref = try reading(slot, path()) { try document.objectRef(uid) }
@@ -270,7 +273,7 @@ final class _ArchiveDecoder: Decoder {
     /// Decodes `T` from a slot that is already entered: through its Foundation layout, or `init(from:)`.
     @inline(__always)
     func decodeValue<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
-        if let special = T.self as? any _ArchiveSpecialDecodable.Type {
+        if let special = traits(of: T.self).special {
             return try cast(try special._archiveDecode(from: self, slot: slot, at: path()), to: T.self, at: path())
         }
         return try decodeComposite(T.self, from: slot, at: path())
@@ -282,13 +285,14 @@ final class _ArchiveDecoder: Decoder {
     /// cannot recurse without end.
     func decodeInPlace<T: Decodable>(_ type: T.Type, at path: CodingPathNode) throws -> T {
         let slot = self.slot
-        if let optional = T.self as? any _ArchiveOptionalDecodable.Type {
+        let traits = self.traits(of: T.self)
+        if let optional = traits.optional {
             return try cast(try optional._archiveDecode(from: self, slot: slot, at: path, inPlace: true), to: T.self, at: path)
         }
         guard state.depth < state.maxDepth else {
             throw corrupted(at: path, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
         }
-        if state.strictClassNames, case .uid(let uid) = slot, uid != 0, Self.hasClassName(T.self) {
+        if state.strictClassNames, case .uid(let uid) = slot, uid != 0, traits.hasClassName {
             try checkClassName(of: uid, for: T.self, at: path)
         }
         state.depth += 1
@@ -317,6 +321,20 @@ final class _ArchiveDecoder: Decoder {
                 codingPath: codingPath(of: path()), debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)"))
         }
         return typed
+    }
+
+    /// What decoding needs to know about `type`: found once per type and decode, since each
+    /// answer is a runtime conformance check, dearer than a dictionary lookup.
+    @inline(__always)
+    func traits(of type: Any.Type) -> DecodableTraits {
+        let id = ObjectIdentifier(type)
+        if let known = state.traits[id] { return known }
+        let special = type as? any _ArchiveSpecialDecodable.Type
+        let traits = DecodableTraits(optional: type as? any _ArchiveOptionalDecodable.Type, special: special,
+                                     entersItself: special?._archiveEntersItself ?? false,
+                                     isClass: type is AnyClass, hasClassName: Self.hasClassName(type))
+        state.traits[id] = traits
+        return traits
     }
 
     /// Whether strict class-name checking applies to `type`: not to standard-library
@@ -362,6 +380,20 @@ extension _ArchiveDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(type, from: slot, at: pathNode) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(type, from: slot, at: pathNode) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeInPlace(T.self, at: pathNode) }
+}
+
+/// What `unbox` asks of a type, answered once per type and decode.
+struct DecodableTraits {
+    /// The type as `Optional` (nil or its wrapped type).
+    let optional: (any _ArchiveOptionalDecodable.Type)?
+    /// The type as one with a Foundation layout of its own.
+    let special: (any _ArchiveSpecialDecodable.Type)?
+    /// Whether the special type enters its object itself (depth, cycles, identity).
+    let entersItself: Bool
+    /// Whether instances are shared by UID (class identity).
+    let isClass: Bool
+    /// Whether strict class-name checking applies (see `hasClassName(_:)`).
+    let hasClassName: Bool
 }
 
 /// `Optional`, decoded as nil or as its wrapped type with all of that type's checks.

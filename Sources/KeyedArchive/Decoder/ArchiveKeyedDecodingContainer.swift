@@ -40,26 +40,25 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object",
                                     underlying: KeyedArchiveError("object has no $class, so it is not an archived object", objectIndex: uid, key: "$class"))
         }
-        if chain.contains(anyOf: FoundationClassNames.dictionary) {
-            let plist = decoder.plist
-            return try decoder.reading(slot, path) {
-                guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),
-                      let objectsIndex = try decoder.fieldIndex(of: "NS.objects", keys: keys),
-                      case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
-                      case .array(let objectList) = try plist.object(try plist.ref(values, objectsIndex))
-                else {
-                    throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
-                }
-                guard keyList.count == objectList.count else {
-                    throw decoder.corrupted(at: path, slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
-                }
-                return (.dictionary(keys: keyList, values: objectList), uid)
+        switch chain.keyedLayout {
+        case .fields: return (.fields(keys: keys, values: values), uid)
+        case .notKeyed: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+        case .dictionary: break
+        }
+        let plist = decoder.plist
+        return try decoder.reading(slot, path) {
+            guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),
+                  let objectsIndex = try decoder.fieldIndex(of: "NS.objects", keys: keys),
+                  case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
+                  case .array(let objectList) = try plist.object(try plist.ref(values, objectsIndex))
+            else {
+                throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
             }
+            guard keyList.count == objectList.count else {
+                throw decoder.corrupted(at: path, slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
+            }
+            return (.dictionary(keys: keyList, values: objectList), uid)
         }
-        if chain.contains(anyOf: FoundationClassNames.list + FoundationClassNames.orderedSet + FoundationClassNames.countedSet) {
-            throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
-        }
-        return (.fields(keys: keys, values: values), uid)
     }
 
     // MARK: - Finding keys

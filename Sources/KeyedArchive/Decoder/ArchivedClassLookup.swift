@@ -5,6 +5,24 @@ import Foundation
 struct ArchivedClassChain: Sendable {
     let name: String
     let classes: [String]
+    /// How a keyed container reads the object, worked out once per class entry: the
+    /// entries of an NSDictionary (or subclass), or not at all (the other collections).
+    let keyedLayout: KeyedLayout
+
+    enum KeyedLayout: Sendable { case fields, dictionary, notKeyed }
+
+    init(name: String, classes: [String]) {
+        self.name = name
+        self.classes = classes
+        if classes.contains(where: FoundationClassNames.dictionary.contains) {
+            keyedLayout = .dictionary
+        } else if classes.contains(where: { FoundationClassNames.list.contains($0) || FoundationClassNames.orderedSet.contains($0)
+                                            || FoundationClassNames.countedSet.contains($0) }) {
+            keyedLayout = .notKeyed
+        } else {
+            keyedLayout = .fields
+        }
+    }
 
     /// Whether the chain contains any of `names` (a Foundation class and its subclasses:
     /// `NSMutableData` lists `NSData`).
@@ -49,7 +67,12 @@ extension _ArchiveDecoder {
     /// or inline dictionary throws `typeMismatch` naming what was found, never a wrong value.
     func foundationObject<T>(_ type: T.Type, classes: [String], at slot: ArchiveSlot, path: @autoclosure () -> CodingPathNode)
         throws -> (keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList) {
-        let object = try self.object(in: slot, expecting: T.self, at: path())
+        try foundationObject(T.self, classes: classes, object: try self.object(in: slot, expecting: T.self, at: path()), at: slot, path: path())
+    }
+
+    /// ``foundationObject(_:classes:at:path:)`` for an `object` already read from `slot`.
+    func foundationObject<T>(_ type: T.Type, classes: [String], object: BinaryPropertyList.Object, at slot: ArchiveSlot,
+                             path: @autoclosure () -> CodingPathNode) throws -> (keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList) {
         guard case .dictionary(let keys, let values) = object,
               let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path()),
               chain.contains(anyOf: classes)

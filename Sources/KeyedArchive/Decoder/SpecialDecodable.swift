@@ -127,7 +127,7 @@ extension Date: _ArchiveSpecialDecodable {
             case .date(let seconds):
                 return Date(timeIntervalSinceReferenceDate: seconds)
             case .dictionary:
-                let (keys, values) = try decoder.foundationObject(Date.self, classes: FoundationClassNames.date, at: slot, path: path)
+                let (keys, values) = try decoder.foundationObject(Date.self, classes: FoundationClassNames.date, object: object, at: slot, path: path)
                 let time = try decoder.requiredField("NS.time", of: Date.self, keys: keys, values: values, slot: slot, path: path)
                 _ = try decoder.leafObject(time, expecting: Double.self, at: path)
                 return Date(timeIntervalSinceReferenceDate: try decoder.unboxDouble(from: time, at: path))

@@ -173,4 +173,8 @@ enum FoundationClassNames {
     static let orderedSet = ["NSOrderedSet", "NSMutableOrderedSet"]
     /// `NS.object0`/`NS.count0`, `NS.object1`/`NS.count1`, …
     static let countedSet = ["NSCountedSet"]
+    /// Objects whose one field is a plain value (`NS.string`, `NS.data`, `NS.time`): read as
+    /// that value, never as a `Dictionary` of their fields. (NSURL, NSUUID, NSDecimalNumber
+    /// and attributed strings still read as dictionaries, so generic types lose nothing.)
+    static let scalarValues = string + data + date
 }

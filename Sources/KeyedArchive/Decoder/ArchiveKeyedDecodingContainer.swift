@@ -28,8 +28,9 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     /// Opens the object at `slot` as a keyed value: an NSDictionary's entries, or any other
     /// object's (or inline dictionary's) fields. Foundation collections that are not
-    /// dictionaries (NSArray, NSSet…) are not keyed values.
-    static func layout(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> (Layout, Int) {
+    /// dictionaries (NSArray, NSSet…) are not keyed values, and NSString, NSData and NSDate
+    /// objects are not a `Dictionary` (`asDictionary`) of their fields.
+    static func layout(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, asDictionary: Bool = false) throws -> (Layout, Int) {
         let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path)
         guard case .dictionary(let keys, let values) = object else {
             throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
@@ -42,7 +43,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         }
         switch chain.keyedLayout {
         case .fields: return (.fields(keys: keys, values: values), uid)
-        case .notKeyed: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+        case .foundationValue where !asDictionary: return (.fields(keys: keys, values: values), uid)
+        case .notKeyed, .foundationValue: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
         case .dictionary: break
         }
         let plist = decoder.plist

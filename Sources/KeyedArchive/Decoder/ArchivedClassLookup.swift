@@ -6,10 +6,12 @@ struct ArchivedClassChain: Sendable {
     let name: String
     let classes: [String]
     /// How a keyed container reads the object, worked out once per class entry: the
-    /// entries of an NSDictionary (or subclass), or not at all (the other collections).
+    /// entries of an NSDictionary (or subclass), its fields (for NSString, NSData and NSDate
+    /// only through `container(keyedBy:)`, never as a `Dictionary`), or not at all (the
+    /// other collections).
     let keyedLayout: KeyedLayout
 
-    enum KeyedLayout: Sendable { case fields, dictionary, notKeyed }
+    enum KeyedLayout: Sendable { case fields, dictionary, notKeyed, foundationValue }
 
     init(name: String, classes: [String]) {
         self.name = name
@@ -19,6 +21,8 @@ struct ArchivedClassChain: Sendable {
         } else if classes.contains(where: { FoundationClassNames.list.contains($0) || FoundationClassNames.orderedSet.contains($0)
                                             || FoundationClassNames.countedSet.contains($0) }) {
             keyedLayout = .notKeyed
+        } else if classes.contains(where: FoundationClassNames.scalarValues.contains) {
+            keyedLayout = .foundationValue
         } else {
             keyedLayout = .fields
         }

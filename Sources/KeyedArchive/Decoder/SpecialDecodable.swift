@@ -271,7 +271,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
             }
             return result
         }
-        let (layout, _) = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>.layout(of: slot, decoder: decoder, path: path)
+        let (layout, _) = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>.layout(of: slot, decoder: decoder, path: path, asDictionary: true)
         switch layout {
         case .dictionary(let keys, let values):
             result.reserveCapacity(keys.count)

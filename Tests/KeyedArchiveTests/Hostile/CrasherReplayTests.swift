@@ -58,6 +58,33 @@ struct CrasherReplayTests {
         }
     }
 
+    @Test("FuzzHostileGraph's round-trip findings now round-trip", arguments: files.filter { $0.hasPrefix("hostile-graph-roundtrip-") })
+    func roundTripFindings(file: String) throws {
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent(file))
+        #expect(HostileDecoding.roundTripFailure(data) == nil)
+    }
+
+    @Test("NSDate, NSString and NSData objects are not a Dictionary of their fields; a probing enum reads them as the value")
+    func foundationValuesAreNotDictionaries() throws {
+        let date = Date(timeIntervalSinceReferenceDate: 29_440)
+        let data = try ArchiveEncoder().encode(date)
+        let error = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([String: Double].self, from: data) }
+        #expect("\(String(describing: error))".contains("class 'NSDate'"))
+        guard case .date(let decoded)? = try ArchiveDecoder().decode(HostileValue?.self, from: data) else {
+            Issue.record("the probing enum did not read an NSDate as a date"); return
+        }
+        #expect(decoded == date)
+        // A keyed container still reads an NSDate's fields, for types that inspect layouts.
+        struct RawDate: Decodable { var time: Double; enum CodingKeys: String, CodingKey { case time = "NS.time" } }
+        #expect(try ArchiveDecoder().decode(RawDate.self, from: data).time == 29_440)
+        let bytes = try ArchiveEncoder().encode(Data([1, 2, 3]))
+        let dataError = #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([String: Data].self, from: bytes) }
+        #expect("\(String(describing: dataError))".contains("found data (3 bytes)"))
+        // NSURL has no plain value to fall back to: generic types still read its fields.
+        let url = try ArchiveEncoder().encode(URL(fileURLWithPath: "/tmp/a"))
+        #expect(try ArchiveDecoder().decode([String: HostileValue].self, from: url).keys.contains("NS.relative"))
+    }
+
     @Test("Foundation's crash cases are refused with the reason")
     func foundationCrashCases() throws {
         func message(_ file: String, _ decode: (Data) throws -> Void) -> String {

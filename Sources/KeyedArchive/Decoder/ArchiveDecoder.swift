@@ -34,9 +34,12 @@ open class ArchiveDecoder: @unchecked Sendable {
         /// The most units of work one decode may do. Each value resolved (probes that fail,
         /// such as `try? container.decode(Bool.self)`, included), each object or container
         /// entered, each array element and dictionary entry, and each key of a large object
-        /// indexed costs one; a shared object costs again in every place it is used. `nil`
-        /// (the default) allows 16 per byte of input plus 65,536, which no real archive
-        /// reaches but stops archives that fan out exponentially.
+        /// indexed costs one; a shared object costs again in every place it is used. Each
+        /// `DecodingError` built (a failed probe's included) costs one more, plus one per key
+        /// of its coding path beyond the 16th. `nil` (the default) allows 16 per byte of input
+        /// plus 65,536, which no real archive reaches (a generic `try?`-probing value over an
+        /// array of small repeated numbers or strings needs up to 15 per byte) but stops
+        /// archives that fan out exponentially.
         public var maxObjectVisits: Int?
 
         /// The default limits.

@@ -230,57 +230,79 @@ final class ArchiveObjectTable {
         return builder.finish(top: root)
     }
 
-    /// The archive as a property-list tree (for XML output).
-    func propertyList() -> PropertyListValue {
-        func uid(_ u: Int32) -> PropertyListValue { .uid(UInt64(u)) }
-        var entries = [PropertyListValue]()
-        entries.reserveCapacity(objects.count)
+    /// Writes the archive as an XML property list, streamed from the table (no tree), in
+    /// the layout `XMLPropertyListWriter` gives the same archive as a `PropertyListValue`.
+    func xml() -> [UInt8] {
+        var output = XMLPlistOutput(capacity: objects.count * 96 + 1_024)
+        output.beginDocument()
+        output.raw("<dict>\n")
+        output.key("$version", indent: 1)
+        output.integer(100_000, indent: 1)
+        output.key("$archiver", indent: 1)
+        output.string("NSKeyedArchiver", indent: 1)
+        output.key("$top", indent: 1)
+        if output.open(dictionary: true, count: top.count, indent: 1) {
+            for entry in top {
+                output.key(ArchiveKeyEscaping.escape(entry.key), indent: 2)
+                output.uid(UInt64(UInt32(bitPattern: entry.uid)), indent: 2)
+            }
+            output.close(dictionary: true, indent: 1)
+        }
+        output.key("$objects", indent: 1)
+        output.raw("\t<array>\n")  // never empty: UID 0 is $null
         for entry in objects {
             switch entry {
-            case .string(let s): entries.append(.string(s))
-            case .integer(let i): entries.append(.integer(i))
-            case .unsignedInteger(let u): entries.append(.unsignedInteger(u))
-            case .real(let d): entries.append(.real(d))
-            case .float(let f): entries.append(.float(f))
-            case .bool(let b): entries.append(.bool(b))
-            case .data(let d): entries.append(.data(d))
-            case .reserved: entries.append(.string("$null"))
+            case .string(let s): output.string(s, indent: 2)
+            case .integer(let i): output.integer(i, indent: 2)
+            case .unsignedInteger(let u): output.unsignedInteger(u, indent: 2)
+            case .real(let d): output.real(d, indent: 2)
+            case .float(let f): output.real(Double(f), indent: 2)
+            case .bool(let b): output.bool(b, indent: 2)
+            case .data(let d): output.data(d, indent: 2)
+            case .reserved: output.string("$null", indent: 2)
             case .classEntry(let name, let classes):
-                entries.append(.dictionary([
-                    PropertyListEntry(key: "$classes", value: .array(classes.map { .string($0) })),
-                    PropertyListEntry(key: "$classname", value: .string(name)),
-                ]))
+                output.raw("\t\t<dict>\n")
+                output.key("$classes", indent: 3)
+                if output.open(dictionary: false, count: classes.count, indent: 3) {
+                    for name in classes { output.string(name, indent: 4) }
+                    output.close(dictionary: false, indent: 3)
+                }
+                output.key("$classname", indent: 3)
+                output.string(name, indent: 3)
+                output.raw("\t\t</dict>\n")
             case .object(let box):
-                var fields = [PropertyListEntry(key: "$class", value: uid(box.classUID))]
+                output.raw("\t\t<dict>\n")
+                output.key("$class", indent: 3)
+                output.uid(UInt64(UInt32(bitPattern: box.classUID)), indent: 3)
                 switch box.kind {
                 case .fields:
                     for field in box.fields {
-                        let value: PropertyListValue
+                        output.key(keys[Int(field.key)], indent: 3)
                         switch field.value {
-                        case .uid(let u): value = uid(u)
-                        case .integer(let i): value = .integer(i)
-                        case .real(let d): value = .real(d)
-                        case .float(let f): value = .float(f)
-                        case .bool(let b): value = .bool(b)
-                        case .data(let d): value = .data(d)
+                        case .uid(let u): output.uid(UInt64(UInt32(bitPattern: u)), indent: 3)
+                        case .integer(let i): output.integer(i, indent: 3)
+                        case .real(let d): output.real(d, indent: 3)
+                        case .float(let f): output.real(Double(f), indent: 3)
+                        case .bool(let b): output.bool(b, indent: 3)
+                        case .data(let d): output.data(d, indent: 3)
                         }
-                        fields.append(PropertyListEntry(key: keys[Int(field.key)], value: value))
                     }
                 case .array:
-                    fields.append(PropertyListEntry(key: "NS.objects", value: .array(box.elements.map(uid))))
+                    output.key("NS.objects", indent: 3)
+                    output.uidArray(box.elements, indent: 3)
                 case .dictionary:
-                    fields.append(PropertyListEntry(key: "NS.keys", value: .array(box.keys.map(uid))))
-                    fields.append(PropertyListEntry(key: "NS.objects", value: .array(box.elements.map(uid))))
+                    output.key("NS.keys", indent: 3)
+                    output.uidArray(box.keys, indent: 3)
+                    output.key("NS.objects", indent: 3)
+                    output.uidArray(box.elements, indent: 3)
                 }
-                entries.append(.dictionary(fields))
+                output.raw("\t\t</dict>\n")
             }
         }
-        return .dictionary([
-            PropertyListEntry(key: "$version", value: .integer(100_000)),
-            PropertyListEntry(key: "$archiver", value: .string("NSKeyedArchiver")),
-            PropertyListEntry(key: "$top", value: .dictionary(top.map { PropertyListEntry(key: ArchiveKeyEscaping.escape($0.key), value: uid($0.uid)) })),
-            PropertyListEntry(key: "$objects", value: .array(entries)),
-        ])
+        output.raw("\t</array>\n")
+        output.raw("</dict>\n")
+        output.endDocument()
+        return output.out
     }
 }
 

@@ -117,7 +117,7 @@ open class ArchiveEncoder: @unchecked Sendable {
     private static func serialize(_ table: ArchiveObjectTable, format: OutputFormat) -> Data {
         switch format {
         case .binary: return Data(table.binary())
-        case .xml: return Data(XMLPropertyListWriter.write(table.propertyList()))
+        case .xml: return Data(table.xml())
         }
     }
 }

@@ -22,6 +22,8 @@ struct Options {
     var hostileFamilies: [HostileFamily] = []
     /// Keep only contenders with this encoder or decoder name (for profiling one of them).
     var contender: String?
+    /// With --contender: time only encoding (for profiling the encoder alone).
+    var encodeOnly = false
 
     static let usage = """
     usage: keyedarchive-benchmark [options]
@@ -52,6 +54,7 @@ struct Options {
       --dump DIR             write ArchiveEncoder's binary and XML output of each workload to DIR instead of
                              timing (compare two builds with cmp: speed work must not change a byte)
       --contender NAME       keep only that contender (e.g. ArchiveEncoder, JSONDecoder), for profiling
+      --encode-only          skip decoding (for profiling an encoder alone)
       --hostile              valid archives with malicious object graphs (every family of HostileArchives)
                              at 1 KB, 10 KB, 100 KB and 1 MB: ms/KB through the probing enum, the struct
                              and KeyedArchiveView, and the 1 MB / 100 KB ratio of ms/KB
@@ -80,6 +83,7 @@ struct Options {
             case "--contender":
                 guard let name = it.next() else { throw BenchmarkFailure(description: "--contender needs a name") }
                 contender = name
+            case "--encode-only": encodeOnly = true
             case "--scaling": scaling = true
             case "--dump":
                 guard let path = it.next() else { throw BenchmarkFailure(description: "--dump needs a directory") }
@@ -121,6 +125,10 @@ func runWorkloads(_ options: Options) throws {
             workload = Workload(name: workload.name, summary: workload.summary, items: workload.items,
                                 contenders: workload.contenders.filter { $0.encoderName == only || $0.decoderName == only },
                                 notes: workload.notes)
+            if options.encodeOnly {
+                workload = Workload(name: workload.name, summary: workload.summary, items: workload.items,
+                                    contenders: workload.contenders.map { $0.encodingOnly }, notes: workload.notes)
+            }
             guard !workload.contenders.isEmpty else { throw BenchmarkFailure(description: "no contender named \(only) in \(name.rawValue)") }
         }
         let results = try run(workload, rounds: options.rounds, log: progress)

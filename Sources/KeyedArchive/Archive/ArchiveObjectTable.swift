@@ -23,13 +23,15 @@ final class ArchiveObjectTable {
 
     @exclusivity(unchecked) private(set) var objects: [Entry] = [.string("$null")]
     @exclusivity(unchecked) private var stringUIDs: [String: Int32] = [:]
-    @exclusivity(unchecked) private var integerUIDs: [Int64: Int32] = [:]
-    @exclusivity(unchecked) private var unsignedUIDs: [UInt64: Int32] = [:]
-    @exclusivity(unchecked) private var realUIDs: [UInt64: Int32] = [:]
-    @exclusivity(unchecked) private var floatUIDs: [UInt32: Int32] = [:]
+    // Numbers by bit pattern (see ScalarRefTable: much cheaper than `Hasher`).
+    @exclusivity(unchecked) private var integerUIDs = ScalarRefTable()
+    @exclusivity(unchecked) private var unsignedUIDs = ScalarRefTable()
+    @exclusivity(unchecked) private var realUIDs = ScalarRefTable()
+    @exclusivity(unchecked) private var floatUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
     @exclusivity(unchecked) private var classUIDsByName: [String: Int32] = [:]
-    @exclusivity(unchecked) private var classUIDsByType: [ObjectIdentifier: Int32] = [:]
+    /// Class entries by Swift type (the metatype's address).
+    @exclusivity(unchecked) private var classUIDsByType = ScalarRefTable()
 
     /// Interned field keys (already escaped) and their ids.
     @exclusivity(unchecked) private(set) var keys: [String] = []
@@ -67,31 +69,32 @@ final class ArchiveObjectTable {
     }
 
     func integer(_ value: Int64) -> Int32 {
-        if let uid = integerUIDs[value] { return uid }
+        let key = UInt64(bitPattern: value)
+        if let uid = integerUIDs.ref(for: key) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.integer(value))
-        integerUIDs[value] = uid
+        integerUIDs.insert(key, Int(uid))
         return uid
     }
 
     func unsignedInteger(_ value: UInt64) -> Int32 {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
-        if let uid = unsignedUIDs[value] { return uid }
+        if let uid = unsignedUIDs.ref(for: value) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.unsignedInteger(value))
-        unsignedUIDs[value] = uid
+        unsignedUIDs.insert(value, Int(uid))
         return uid
     }
 
     func real(_ value: Double) -> Int32 {
-        if let uid = realUIDs[value.bitPattern] { return uid }
+        if let uid = realUIDs.ref(for: value.bitPattern) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.real(value))
-        realUIDs[value.bitPattern] = uid
+        realUIDs.insert(value.bitPattern, Int(uid))
         return uid
     }
 
     func float(_ value: Float) -> Int32 {
-        if let uid = floatUIDs[value.bitPattern] { return uid }
+        if let uid = floatUIDs.ref(for: UInt64(value.bitPattern)) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.float(value))
-        floatUIDs[value.bitPattern] = uid
+        floatUIDs.insert(UInt64(value.bitPattern), Int(uid))
         return uid
     }
 
@@ -120,10 +123,11 @@ final class ArchiveObjectTable {
     /// The class entry for a Swift type, derived once per type.
     func classUID(for type: Any.Type) -> Int32 {
         let id = ObjectIdentifier(type)
-        if let uid = classUIDsByType[id] { return uid }
+        let address = UInt64(UInt(bitPattern: id))
+        if let uid = classUIDsByType.ref(for: address) { return Int32(truncatingIfNeeded: uid) }
         let names = classNameOverrides[id] ?? ArchiveClassNaming.classNames(for: type)
         let uid = classUID(name: names.name, classes: names.classes)
-        classUIDsByType[id] = uid
+        classUIDsByType.insert(address, Int(uid))
         return uid
     }
 
@@ -151,6 +155,53 @@ final class ArchiveObjectTable {
         let id = Int32(truncatingIfNeeded: keys.count)
         keys.append(ArchiveKeyEscaping.escape(key))
         keyIDs[key] = id
+        return id
+    }
+
+    /// The key-id caches, by CodingKey type (the metatype's address → index in `keyCaches`).
+    @exclusivity(unchecked) private var keyCacheIndex = ScalarRefTable()
+    @exclusivity(unchecked) private var keyCaches: [KeyIDCache] = []
+
+    /// The key-id cache of a CodingKey type, its cursor at the first field.
+    func keyCache(for type: Any.Type) -> KeyIDCache {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+        if let index = keyCacheIndex.ref(for: address) {
+            let cache = keyCaches[index]
+            cache.cursor = 0
+            return cache
+        }
+        let cache = KeyIDCache()
+        keyCacheIndex.insert(address, keyCaches.count)
+        keyCaches.append(cache)
+        return cache
+    }
+
+    /// The id of a field key, through the cache of its CodingKey type: the fields of a type
+    /// come in the same order object after object, so the key at the cursor is almost always
+    /// the one asked for, and the (identical) key strings compare in one step — no hashing.
+    @inline(__always)
+    func keyID(_ key: String, cache: KeyIDCache) -> Int32 {
+        let cursor = cache.cursor
+        if cursor < cache.names.count, cache.names[cursor] == key {
+            cache.cursor = cursor + 1
+            return cache.ids[cursor]
+        }
+        return keyIDMissed(key, cache: cache)
+    }
+
+    @inline(never)
+    private func keyIDMissed(_ key: String, cache: KeyIDCache) -> Int32 {
+        for index in cache.names.indices where cache.names[index] == key {
+            cache.cursor = index + 1
+            return cache.ids[index]
+        }
+        let id = keyID(key)
+        // A type's keys are few; keys made on the fly (converted, dynamic) stop being cached.
+        if cache.names.count < KeyIDCache.limit {
+            cache.names.append(key)
+            cache.ids.append(id)
+            cache.cursor = cache.names.count
+        }
         return id
     }
 
@@ -304,6 +355,16 @@ final class ArchiveObjectTable {
         output.endDocument()
         return output.out
     }
+}
+
+/// The field keys one CodingKey type has written, with their ids (see `keyID(_:cache:)`).
+final class KeyIDCache {
+    /// Keys cached per type, at most: a miss scans them all.
+    static let limit = 32
+    @exclusivity(unchecked) var names: [String] = []
+    @exclusivity(unchecked) var ids: [Int32] = []
+    /// Where the next key is expected.
+    @exclusivity(unchecked) var cursor = 0
 }
 
 /// An archived object being filled in: the fields of a keyed object, or the elements of

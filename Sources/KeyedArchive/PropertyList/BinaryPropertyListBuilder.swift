@@ -26,15 +26,16 @@ struct BinaryPropertyListBuilder {
 
     // Uniquing tables.
     private var stringRefs: [String: Int] = [:]
-    private var integerRefs: [Int64: Int] = [:]
-    private var unsignedRefs: [UInt64: Int] = [:]
-    private var realRefs: [UInt64: Int] = [:]
-    private var floatRefs: [UInt32: Int] = [:]
-    private var dateRefs: [UInt64: Int] = [:]
+    // Scalars by bit pattern, in seeded open-addressing tables (much cheaper than `Hasher`).
+    private var integerRefs = ScalarRefTable()
+    private var unsignedRefs = ScalarRefTable()
+    private var realRefs = ScalarRefTable()
+    private var floatRefs = ScalarRefTable()
+    private var dateRefs = ScalarRefTable()
     private var dataRefs: [Data: Int] = [:]
     /// Small UIDs (the usual case, bounded by the archive's object count) in a dense table.
     private var smallUIDRefs: [Int] = []
-    private var largeUIDRefs: [UInt64: Int] = [:]
+    private var largeUIDRefs = ScalarRefTable()
     private var boolRefs: (false: Int, true: Int) = (-1, -1)
 
     /// Number of objects added so far.
@@ -87,9 +88,10 @@ struct BinaryPropertyListBuilder {
     }
 
     mutating func integer(_ value: Int64) -> Int {
-        if let ref = integerRefs[value] { return ref }
+        let key = UInt64(bitPattern: value)
+        if let ref = integerRefs.ref(for: key) { return ref }
         let ref = appendInteger(value)
-        integerRefs[value] = ref
+        integerRefs.insert(key, ref)
         return ref
     }
 
@@ -103,20 +105,20 @@ struct BinaryPropertyListBuilder {
     /// An unsigned integer; values above `Int64.max` take the 16-byte form.
     mutating func unsignedInteger(_ value: UInt64) -> Int {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
-        if let ref = unsignedRefs[value] { return ref }
+        if let ref = unsignedRefs.ref(for: value) { return ref }
         let ref = beginScalar()
         scalars.append(0x14)
         appendBigEndian(0, size: 8)
         appendBigEndian(value, size: 8)
-        unsignedRefs[value] = ref
+        unsignedRefs.insert(value, ref)
         return ref
     }
 
     mutating func real(_ value: Double) -> Int {
         let bits = value.bitPattern
-        if let ref = realRefs[bits] { return ref }
+        if let ref = realRefs.ref(for: bits) { return ref }
         let ref = appendReal(value)
-        realRefs[bits] = ref
+        realRefs.insert(bits, ref)
         return ref
     }
 
@@ -130,11 +132,11 @@ struct BinaryPropertyListBuilder {
 
     mutating func float(_ value: Float) -> Int {
         let bits = value.bitPattern
-        if let ref = floatRefs[bits] { return ref }
+        if let ref = floatRefs.ref(for: UInt64(bits)) { return ref }
         let ref = beginScalar()
         scalars.append(0x22)
         appendBigEndian(UInt64(bits), size: 4)
-        floatRefs[bits] = ref
+        floatRefs.insert(UInt64(bits), ref)
         return ref
     }
 
@@ -149,11 +151,11 @@ struct BinaryPropertyListBuilder {
 
     mutating func date(_ secondsSince2001: Double) -> Int {
         let bits = secondsSince2001.bitPattern
-        if let ref = dateRefs[bits] { return ref }
+        if let ref = dateRefs.ref(for: bits) { return ref }
         let ref = beginScalar()
         scalars.append(0x33)
         appendBigEndian(bits, size: 8)
-        dateRefs[bits] = ref
+        dateRefs.insert(bits, ref)
         return ref
     }
 
@@ -206,9 +208,9 @@ struct BinaryPropertyListBuilder {
             smallUIDRefs[index] = ref
             return ref
         }
-        if let ref = largeUIDRefs[value] { return ref }
+        if let ref = largeUIDRefs.ref(for: value) { return ref }
         let ref = appendUID(value)
-        largeUIDRefs[value] = ref
+        largeUIDRefs.insert(value, ref)
         return ref
     }
 

@@ -208,8 +208,15 @@ final class ArchiveObjectTable {
     // MARK: - Output
 
     /// Writes the archive as a binary property list.
-    func binary() -> [UInt8] {
-        var builder = BinaryPropertyListBuilder(expectedObjects: objects.count * 2)
+    func binary() -> Data {
+        // Every object is a dictionary of $class and its fields (2 references each), or an
+        // array or dictionary of UIDs: counted first, so the reference list never regrows.
+        var childRefs = 0
+        for entry in objects {
+            guard case .object(let box) = entry else { continue }
+            childRefs += 2 * (1 + box.fields.count) + box.elements.count + box.keys.count + 4
+        }
+        var builder = BinaryPropertyListBuilder(expectedObjects: objects.count * 2, expectedChildRefs: childRefs)
         let keyRefs = keys.map { builder.string($0) }
         let classKey = builder.string("$class")
         let classesKey = builder.string("$classes")
@@ -278,7 +285,7 @@ final class ArchiveObjectTable {
         let version = builder.integer(100_000)
         let archiver = builder.string("NSKeyedArchiver")
         let root = builder.dictionary(keys: rootKeys, values: [version, archiver, topRef, objectsRef])
-        return builder.finish(top: root)
+        return builder.finishData(top: root)
     }
 
     /// Writes the archive as an XML property list, streamed from the table (no tree), in

@@ -116,7 +116,7 @@ open class ArchiveEncoder: @unchecked Sendable {
 
     private static func serialize(_ table: ArchiveObjectTable, format: OutputFormat) -> Data {
         switch format {
-        case .binary: return Data(table.binary())
+        case .binary: return table.binary()
         case .xml: return Data(table.xml())
         }
     }

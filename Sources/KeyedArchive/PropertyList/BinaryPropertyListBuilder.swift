@@ -41,9 +41,10 @@ struct BinaryPropertyListBuilder {
     /// Number of objects added so far.
     var objectCount: Int { locations.count }
 
-    init(expectedObjects: Int = 0) {
+    init(expectedObjects: Int = 0, expectedChildRefs: Int = 0) {
         scalars.reserveCapacity(expectedObjects * 8)
         locations.reserveCapacity(expectedObjects)
+        childRefs.reserveCapacity(expectedChildRefs)
     }
 
     // MARK: - Scalars
@@ -264,6 +265,33 @@ struct BinaryPropertyListBuilder {
 
     /// Writes the file with `top` as its root object, into one buffer of the exact size.
     func finish(top: Int) -> [UInt8] {
+        let layout = self.layout()
+        return [UInt8](unsafeUninitializedCapacity: layout.total) { buffer, initialized in
+            initialized = write(top: top, layout: layout, into: buffer)
+        }
+    }
+
+    /// Writes the file with `top` as its root object straight into `Data` (no copy of an
+    /// array into it: the archive encoder's output).
+    func finishData(top: Int) -> Data {
+        let layout = self.layout()
+        var data = Data(count: layout.total)
+        data.withUnsafeMutableBytes { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            _ = write(top: top, layout: layout, into: buffer)
+        }
+        return data
+    }
+
+    /// Sizes of the file being finished.
+    private struct Layout {
+        var refSize: Int
+        var offsetSize: Int
+        var tableStart: Int
+        var total: Int
+    }
+
+    private func layout() -> Layout {
         let count = locations.count
         let refSize = Self.width(of: UInt64(max(count, 1) - 1))
         // Sizes first: every container's marker, length and references.
@@ -274,8 +302,16 @@ struct BinaryPropertyListBuilder {
         }
         let tableStart = 8 + scalars.count + containerBytes
         let offsetSize = Self.width(of: UInt64(tableStart))
-        let total = tableStart + count * offsetSize + 32
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        return Layout(refSize: refSize, offsetSize: offsetSize, tableStart: tableStart,
+                      total: tableStart + count * offsetSize + 32)
+    }
+
+    /// Writes the whole file into `buffer` (of exactly `layout.total` bytes, which
+    /// `layout()` computed from the same objects) and returns the bytes written.
+    private func write(top: Int, layout: Layout, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let count = locations.count
+        let refSize = layout.refSize, offsetSize = layout.offsetSize, tableStart = layout.tableStart
+        do {
             var position = 0
             @inline(__always) func put(_ byte: UInt8) {
                 buffer[position] = byte
@@ -310,8 +346,25 @@ struct BinaryPropertyListBuilder {
                         putBigEndian(UInt64(container.count), size: size)
                     }
                     let refCount = container.isDictionary ? container.count * 2 : container.count
-                    for i in container.start..<(container.start + refCount) {
-                        putBigEndian(UInt64(children[i]), size: refSize)
+                    let range = container.start..<(container.start + refCount)
+                    // The common widths unrolled (each reference is below 2^(8 × refSize)).
+                    switch refSize {
+                    case 1:
+                        for i in range { put(UInt8(truncatingIfNeeded: children[i])) }
+                    case 2:
+                        for i in range {
+                            put(UInt8(truncatingIfNeeded: children[i] >> 8))
+                            put(UInt8(truncatingIfNeeded: children[i]))
+                        }
+                    case 4:
+                        for i in range {
+                            let ref = UInt32(truncatingIfNeeded: children[i]).bigEndian
+                            withUnsafeBytes(of: ref) { bytes in
+                                for byte in bytes { put(byte) }
+                            }
+                        }
+                    default:
+                        for i in range { putBigEndian(UInt64(children[i]), size: refSize) }
                     }
                 }
             }
@@ -324,7 +377,7 @@ struct BinaryPropertyListBuilder {
             putBigEndian(UInt64(count), size: 8)
             putBigEndian(UInt64(top), size: 8)
             putBigEndian(UInt64(tableStart), size: 8)
-            initialized = position
+            return position
         }
     }
 

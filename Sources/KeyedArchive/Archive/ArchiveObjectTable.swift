@@ -22,7 +22,8 @@ final class ArchiveObjectTable {
     }
 
     @exclusivity(unchecked) private(set) var objects: [Entry] = [.string("$null")]
-    @exclusivity(unchecked) private var stringUIDs: [String: Int32] = [:]
+    /// Strings by their exact bytes (see StringUIDTable).
+    @exclusivity(unchecked) private var stringUIDs = StringUIDTable()
     // Numbers by bit pattern (see ScalarRefTable: much cheaper than `Hasher`).
     @exclusivity(unchecked) private var integerUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var unsignedUIDs = ScalarRefTable()
@@ -45,6 +46,9 @@ final class ArchiveObjectTable {
     /// Class instances already written (identity), and those being written (cycles).
     @exclusivity(unchecked) var instanceUIDs: [ObjectIdentifier: Int32] = [:]
     @exclusivity(unchecked) var instancesInProgress: Set<ObjectIdentifier> = []
+    /// Value types (by metatype address) that are neither special-cased nor classes: the
+    /// encoder's memo of its dynamic checks.
+    @exclusivity(unchecked) var plainValueTypes = ScalarRefTable()
     /// Keeps encoded instances alive so their `ObjectIdentifier`s stay unique.
     @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
 
@@ -62,10 +66,7 @@ final class ArchiveObjectTable {
     func set(_ uid: Int32, _ entry: Entry) { objects[Int(uid)] = entry }
 
     func string(_ value: String) -> Int32 {
-        if let uid = stringUIDs[value] { return uid }
-        let uid = append(.string(value))
-        stringUIDs[value] = uid
-        return uid
+        stringUIDs.uid(for: value) { append(.string(value)) }
     }
 
     func integer(_ value: Int64) -> Int32 {

@@ -183,6 +183,19 @@ struct FastPathEquivalenceTests {
         #expect(checked > 10_000)
     }
 
+    /// Strings are uniqued by their exact bytes (as NSString.isEqual: compares), so two
+    /// canonically equivalent spellings stay two objects and each decodes as written.
+    @Test func canonicallyEquivalentStringsStayDistinct() throws {
+        let words = ["\u{E9}t\u{E9}", "e\u{301}te\u{301}", "\u{212A}", "K", "\u{E9}t\u{E9}", "K"]
+        let data = try ArchiveEncoder().encode(words)
+        let back = try ArchiveDecoder().decode([String].self, from: data)
+        #expect(back.map { Array($0.unicodeScalars) } == words.map { Array($0.unicodeScalars) })
+        // Byte-equal strings are still stored once: 4 distinct strings, plus $null and the array.
+        let objects = try BinaryPropertyList(data).topValue()["$objects"]
+        guard case .array(let entries)? = objects else { Issue.record("no $objects"); return }
+        #expect(entries.filter { if case .string = $0 { return true } else { return false } }.count == 1 + 4)
+    }
+
     /// ScalarRefTable finds what it stored and nothing else, across growth.
     @Test func scalarRefTable() {
         var table = ScalarRefTable()

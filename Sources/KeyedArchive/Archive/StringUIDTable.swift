@@ -9,11 +9,16 @@ import Foundation
 /// are canonically equivalent (`"é"` precomposed and decomposed) stay two objects, so each
 /// decodes to exactly what was encoded.
 struct StringUIDTable {
-    private var hashes: [UInt64]
-    /// UID per slot, -1 when empty.
-    private var uids: [Int32]
-    /// The string per slot (for the byte comparison on a hash match).
-    private var strings: [String]
+    /// A slot: the hash and UID side by side (one cache line per probe); UID -1 when empty.
+    private struct Slot {
+        var hash: UInt64
+        var uid: Int32
+    }
+    private var slots: [Slot]
+    /// The strings in insertion order (compared on a hash match).
+    private var strings: [String] = []
+    /// Per slot, the position of its string in `strings`.
+    private var index: [Int32]
     private var mask: Int
     private var count = 0
     private let seed: UInt64
@@ -22,58 +27,32 @@ struct StringUIDTable {
 
     init() {
         let size = 256
-        hashes = [UInt64](repeating: 0, count: size)
-        uids = [Int32](repeating: -1, count: size)
-        strings = [String](repeating: "", count: size)
+        slots = [Slot](repeating: Slot(hash: 0, uid: -1), count: size)
+        index = [Int32](repeating: 0, count: size)
         mask = size - 1
         seed = Self.processSeed
-    }
-
-    /// A seeded 64-bit hash of `bytes`.
-    @inline(__always)
-    private static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
-        var h = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
-        guard let base = bytes.baseAddress else { return h ^ (h >> 29) }
-        let raw = UnsafeRawPointer(base)
-        let n = bytes.count
-        var i = 0
-        // `i + 8 <= n`: each 8-byte load lies inside the buffer.
-        while i + 8 <= n {
-            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
-            h ^= h >> 31
-            i += 8
-        }
-        var tail: UInt64 = 0
-        while i < n {
-            tail = tail << 8 | UInt64(base[i])
-            i += 1
-        }
-        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
-        h ^= h >> 29
-        h = h &* 0xBF58_476D_1CE4_E5B9
-        return h ^ (h >> 32)
     }
 
     /// The UID of `string`, or the UID `make()` gives it when it is new.
     mutating func uid(for string: String, orInsert make: () -> Int32) -> Int32 {
         var key = string
         return key.withUTF8 { bytes in
-            let h = Self.hash(bytes, seed: seed)
-            var index = Int(truncatingIfNeeded: h) & mask
+            let h = ByteHash.hash(bytes, seed: seed)
+            var slot = Int(truncatingIfNeeded: h) & mask
             // At most half full, so the probe meets an empty slot.
-            while uids[index] >= 0 {
-                if hashes[index] == h, Self.sameBytes(strings[index], bytes) { return uids[index] }
-                index = (index &+ 1) & mask
+            while slots[slot].uid >= 0 {
+                if slots[slot].hash == h, Self.sameBytes(strings[Int(index[slot])], bytes) { return slots[slot].uid }
+                slot = (slot &+ 1) & mask
             }
             let uid = make()
-            if (count + 1) * 2 > uids.count {
+            if (count + 1) * 2 > slots.count {
                 grow()
-                index = Int(truncatingIfNeeded: h) & mask
-                while uids[index] >= 0 { index = (index &+ 1) & mask }
+                slot = Int(truncatingIfNeeded: h) & mask
+                while slots[slot].uid >= 0 { slot = (slot &+ 1) & mask }
             }
-            hashes[index] = h
-            uids[index] = uid
-            strings[index] = string
+            slots[slot] = Slot(hash: h, uid: uid)
+            index[slot] = Int32(truncatingIfNeeded: strings.count)
+            strings.append(string)
             count += 1
             return uid
         }
@@ -90,18 +69,16 @@ struct StringUIDTable {
     }
 
     private mutating func grow() {
-        let oldHashes = hashes, oldUIDs = uids, oldStrings = strings
-        let size = uids.count * 2
-        hashes = [UInt64](repeating: 0, count: size)
-        uids = [Int32](repeating: -1, count: size)
-        strings = [String](repeating: "", count: size)
+        let oldSlots = slots, oldIndex = index
+        let size = slots.count * 2
+        slots = [Slot](repeating: Slot(hash: 0, uid: -1), count: size)
+        index = [Int32](repeating: 0, count: size)
         mask = size - 1
-        for old in oldUIDs.indices where oldUIDs[old] >= 0 {
-            var index = Int(truncatingIfNeeded: oldHashes[old]) & mask
-            while uids[index] >= 0 { index = (index &+ 1) & mask }
-            hashes[index] = oldHashes[old]
-            uids[index] = oldUIDs[old]
-            strings[index] = oldStrings[old]
+        for old in oldSlots.indices where oldSlots[old].uid >= 0 {
+            var slot = Int(truncatingIfNeeded: oldSlots[old].hash) & mask
+            while slots[slot].uid >= 0 { slot = (slot &+ 1) & mask }
+            slots[slot] = oldSlots[old]
+            index[slot] = oldIndex[old]
         }
     }
 }

@@ -19,6 +19,10 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         self.uid = uid
         self.path = path
         keyCache = encoder.table.keyCache(for: Key.self)
+        // As many fields as the last object of this type had: one allocation, not a regrowth per field.
+        if box.kind == .fields, box.fields.isEmpty, !keyCache.names.isEmpty {
+            box.fields.reserveCapacity(keyCache.names.count + 1)
+        }
     }
 
     var codingPath: [any CodingKey] { path.path }

@@ -32,7 +32,13 @@ struct BinaryPropertyListBuilder {
     private var realRefs = ScalarRefTable()
     private var floatRefs = ScalarRefTable()
     private var dateRefs = ScalarRefTable()
-    private var dataRefs: [Data: Int] = [:]
+    /// Data by a seeded hash of its bytes (the first data with each hash); the rare data
+    /// whose hash is taken by different bytes goes to `dataCollisions` (a `Dictionary`, so
+    /// crafted collisions cost what they cost before, not a long probe).
+    private var dataByHash = ScalarRefTable()
+    private var dataValues: [Data] = []
+    private var dataCollisions: [Data: Int] = [:]
+    private static let dataSeed = UInt64.random(in: .min ... .max)
     /// Small UIDs (the usual case, bounded by the archive's object count) in a dense table.
     private var smallUIDRefs: [Int] = []
     private var largeUIDRefs = ScalarRefTable()
@@ -161,11 +167,23 @@ struct BinaryPropertyListBuilder {
     }
 
     mutating func data(_ value: Data) -> Int {
-        if let ref = dataRefs[value] { return ref }
+        let hash = value.withUnsafeBytes { ByteHash.hash($0.bindMemory(to: UInt8.self), seed: Self.dataSeed) }
+        let first = dataByHash.ref(for: hash)
+        if let first {
+            let (index, ref) = (first >> 32, first & 0xFFFF_FFFF)
+            if dataValues[index] == value { return ref }
+        }
+        if !dataCollisions.isEmpty, let ref = dataCollisions[value] { return ref }
         let ref = beginScalar()
         appendMarker(0x40, count: value.count)
         scalars.append(contentsOf: value)
-        dataRefs[value] = ref
+        if first == nil, ref <= 0xFFFF_FFFF, dataValues.count <= 0x7FFF_FFFF {
+            // Index and reference packed in one value: both fit in 32 bits (checked).
+            dataByHash.insert(hash, dataValues.count << 32 | ref)
+            dataValues.append(value)
+        } else {
+            dataCollisions[value] = ref
+        }
         return ref
     }
 

@@ -75,3 +75,35 @@ struct ScalarRefTable {
         }
     }
 }
+
+/// A seeded 64-bit hash of bytes, eight at a time: the writers' uniquing tables use it in
+/// place of `Hasher` (several times slower on short keys). Not meant to resist an attacker
+/// who knows the seed; the seed is random per process and tables that see untrusted input
+/// fall back to `Dictionary` on a collision (see `BinaryPropertyListBuilder.data`).
+enum ByteHash {
+    /// A seeded 64-bit hash of `bytes`.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+        var h = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        guard let base = bytes.baseAddress else { return h ^ (h >> 29) }
+        let raw = UnsafeRawPointer(base)
+        let n = bytes.count
+        var i = 0
+        // `i + 8 <= n`: each 8-byte load lies inside the buffer.
+        while i + 8 <= n {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        var tail: UInt64 = 0
+        while i < n {
+            tail = tail << 8 | UInt64(base[i])
+            i += 1
+        }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h >> 32)
+    }
+
+}

@@ -196,6 +196,27 @@ struct FastPathEquivalenceTests {
         #expect(entries.filter { if case .string = $0 { return true } else { return false } }.count == 1 + 4)
     }
 
+    /// The binary builder stores equal data once and unequal data apart (hash table with a
+    /// Dictionary behind it for collisions).
+    @Test func builderUniquesDataByBytes() {
+        var builder = BinaryPropertyListBuilder()
+        var refs: [Data: Int] = [:]
+        var state: UInt64 = 3
+        for i in 0..<5_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let length = Int(state >> 60)
+            let data = Data((0..<length).map { UInt8(truncatingIfNeeded: (state >> UInt64($0 % 8 * 8)) % UInt64(i % 7 + 1)) })
+            let ref = builder.data(data)
+            if let earlier = refs[data] {
+                #expect(earlier == ref)
+            } else {
+                #expect(!refs.values.contains(ref))
+                refs[data] = ref
+            }
+        }
+        #expect(refs.count > 100)
+    }
+
     /// ScalarRefTable finds what it stored and nothing else, across growth.
     @Test func scalarRefTable() {
         var table = ScalarRefTable()

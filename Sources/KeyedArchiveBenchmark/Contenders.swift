@@ -43,11 +43,17 @@ private func compare<T: Equatable>(_ decoded: Any, _ original: T, _ extra: ((T) 
 }
 
 extension Contender {
-    static func archive<T: Codable & Equatable>(_ value: T, items: Int, xml: Bool = false,
+    /// This contender without its decoder.
+    var encodingOnly: Contender {
+        Contender(encoderName: encoderName, decoderName: nil, role: role, items: items, encode: encode, decode: nil, check: check)
+    }
+
+    static func archive<T: Codable & Equatable>(_ value: T, items: Int, xml: Bool = false, maxDepth: Int? = nil,
                                                 extraCheck: ((T) -> String?)? = nil) -> Contender {
         let encoder = ArchiveEncoder()
         if xml { encoder.outputFormat = .xml }
         let decoder = ArchiveDecoder()
+        if let maxDepth { decoder.limits.maxDepth = maxDepth }
         return Contender(
             encoderName: xml ? "ArchiveEncoder.xml" : "ArchiveEncoder",
             decoderName: xml ? "ArchiveDecoder.xml" : "ArchiveDecoder", role: .ours, items: items,
@@ -109,7 +115,7 @@ extension Contender {
 // MARK: - Workloads
 
 enum WorkloadName: String, CaseIterable {
-    case flat, deep, strings, doubles, ints, graph, dicts
+    case flat, order, deep, strings, doubles, ints, graph, dicts
 }
 
 struct WorkloadSizes {
@@ -124,19 +130,28 @@ private func archiveWritesXML() -> Bool {
     return ((try? encoder.encode([1])) ?? Data()).isEmpty == false
 }
 
-/// The usual contenders for a Codable value: ours, JSON, property list, and the walk.
-private func codableContenders<T: Codable & Equatable>(_ value: T, items: Int) -> [Contender] {
-    [.archive(value, items: items), .json(value, items: items), .plist(value, items: items), .walk(value, items: items)]
+/// The usual contenders for a Codable value: ours (binary, and XML when this build writes
+/// it), JSON, property list, and the walk.
+private func codableContenders<T: Codable & Equatable>(_ value: T, items: Int, maxDepth: Int? = nil) -> [Contender] {
+    let xml: [Contender] = archiveWritesXML() ? [.archive(value, items: items, xml: true, maxDepth: maxDepth)] : []
+    return [.archive(value, items: items, maxDepth: maxDepth)] + xml + [.json(value, items: items), .plist(value, items: items), .walk(value, items: items)]
 }
 
 func makeWorkload(_ name: WorkloadName, sizes: WorkloadSizes) -> Workload {
     switch name {
     case .flat:
         return makeFlatWorkload(records: sizes.records, nskeyedRecords: sizes.nskeyedRecords, withXML: true)
+    case .order:
+        let orders = makeOrders(sizes.records)
+        let items = orders.count
+        return Workload(name: "order", summary: "\(items.grouped) orders (UUID, String enum, dates, nested address, 3 line items, optionals half nil); item = order",
+                        items: items, contenders: codableContenders(orders, items: items))
     case .deep:
         let chains = makeChains(count: 100, depth: 300)
+        // Each level is two nested values (the struct and its Indirect box): 600 > the default 512.
         return Workload(name: "deep", summary: "100 chains of nested structs, 300 levels deep; item = level",
-                        items: 30_000, contenders: codableContenders(chains, items: 30_000))
+                        items: 30_000, contenders: codableContenders(chains, items: 30_000, maxDepth: 1_024),
+                        notes: ["ArchiveDecoder runs with limits.maxDepth = 1,024 here: each level is two nested values (600 in all), above the default 512."])
     case .strings:
         let paragraphs = makeParagraphs(count: 2_000, wordsEach: 100)
         return Workload(name: "strings", summary: "2,000 paragraphs x 100 words (3/4 from a 400-word vocabulary, 1/4 unique, some non-ASCII); item = word",
@@ -154,15 +169,19 @@ func makeWorkload(_ name: WorkloadName, sizes: WorkloadSizes) -> Workload {
         let items = graph.edges.count
         var contenders = codableContenders(graph, items: items)
         contenders[0] = .archive(graph, items: items, extraCheck: { $0.identityProblem() })
+        if contenders[1].encoderName == "ArchiveEncoder.xml" {
+            contenders[1] = .archive(graph, items: items, xml: true, extraCheck: { $0.identityProblem() })
+        }
         contenders.insert(.foundation(NSGraph(graph), original: graph, items: items,
-                                      convert: { ($0 as? NSGraph)?.value }, extraCheck: { $0.identityProblem() }), at: 3)
+                                      convert: { ($0 as? NSGraph)?.value }, extraCheck: { $0.identityProblem() }),
+                          at: contenders.firstIndex { $0.role == .plist }.map { $0 + 1 } ?? contenders.count)
         return Workload(name: "graph", summary: "1,000 shared final-class nodes, 20,000 edges referencing them; item = edge",
                         items: items, contenders: contenders,
                         notes: ["JSON and property lists copy a shared node at every reference (no identity); the walk visits it every time."])
     case .dicts:
         let dicts = makeDictionaries(entries: 50_000, outer: 500, inner: 20)
         var contenders = codableContenders(dicts, items: 60_000)
-        contenders.insert(.sortedJSON(dicts, items: 60_000), at: 2)
+        contenders.insert(.sortedJSON(dicts, items: 60_000), at: 3)
         return Workload(name: "dicts", summary: "[String: Int] of 50,000 entries + [String: [String: Int]] of 500 x 20; item = entry",
                         items: 60_000, contenders: contenders,
                         notes: ["ArchiveEncoder sorts dictionary keys (deterministic output); JSONEncoder and PropertyListEncoder do not",

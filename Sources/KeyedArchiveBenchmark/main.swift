@@ -12,6 +12,9 @@ struct Options {
     var machine = false
     var scaling = false
     var memory = false
+    var scalingMax = 1_024_000
+    /// Write our encoders' outputs here instead of timing (`--dump`).
+    var dumpDirectory: String?
     var store = false
     var storeOperations = 200
     var hostile = false
@@ -19,6 +22,8 @@ struct Options {
     var hostileFamilies: [HostileFamily] = []
     /// Keep only contenders with this encoder or decoder name (for profiling one of them).
     var contender: String?
+    /// With --contender: time only encoding (for profiling the encoder alone).
+    var encodeOnly = false
 
     static let usage = """
     usage: keyedarchive-benchmark [options]
@@ -30,20 +35,26 @@ struct Options {
 
       --workload NAME        run only this workload (repeatable): \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))
       --rounds N             measured rounds per workload, after one warm-up round (default 5)
-      --records N            person records in the flat workload (default 10,000)
+      --records N            records in the flat and order workloads (default 10,000)
       --nskeyed-records N    records given to NSKeyedArchiver in the flat workload (default 10,000;
                              0 leaves it out); ratios against it then compare time per record
       --machine              one line per measurement instead of tables:
                              workload=flat contender=ArchiveEncoder op=encode median_ms=12.300 ratio_json=0.520
-                             ratio_plist=0.800 ratio_nskeyed=0.030 bytes=123456 items=10000 us_per_item=1.2300
-      --scaling              flat workload at 1,000, 10,000 and 100,000 records (ours and JSON):
-                             time per record and the 100k/1k ratio
-      --memory               peak resident memory (VmHWM) around encoding/decoding the flat workload
+                             ratio_plist=0.800 ratio_nskeyed=0.030 ratio_walk=2.5 bytes=123456 items=10000 us_per_item=1.2300
+      --scaling              flat and order workloads at 1,000 to 1,024,000 records in steps of 4x (ours,
+                             binary, and JSON): time per record, the time ratio of each 4x step (4.00 =
+                             linear) and the largest/smallest time per record
+      --scaling-max N        largest record count for --scaling (default 1,024,000)
+      --memory               peak resident memory (VmHWM) of each encode and decode of the flat and order
+                             workloads, as a multiple of the output (encode) or input (decode) size
       --store                ArchiveStore.save + load of a typical value (in a temporary folder) against
                              JSONEncoder + Data.write(options: .atomic) + Data(contentsOf:) + JSONDecoder,
                              and their sum as one ratio (goal <= 1.0)
       --store-operations N   saves and loads per round for --store (default 200)
+      --dump DIR             write ArchiveEncoder's binary and XML output of each workload to DIR instead of
+                             timing (compare two builds with cmp: speed work must not change a byte)
       --contender NAME       keep only that contender (e.g. ArchiveEncoder, JSONDecoder), for profiling
+      --encode-only          skip decoding (for profiling an encoder alone)
       --hostile              valid archives with malicious object graphs (every family of HostileArchives)
                              at 1 KB, 10 KB, 100 KB and 1 MB: ms/KB through the probing enum, the struct
                              and KeyedArchiveView, and the 1 MB / 100 KB ratio of ms/KB
@@ -72,7 +83,12 @@ struct Options {
             case "--contender":
                 guard let name = it.next() else { throw BenchmarkFailure(description: "--contender needs a name") }
                 contender = name
+            case "--encode-only": encodeOnly = true
             case "--scaling": scaling = true
+            case "--dump":
+                guard let path = it.next() else { throw BenchmarkFailure(description: "--dump needs a directory") }
+                dumpDirectory = path
+            case "--scaling-max": scalingMax = max(1_000, try number(arg))
             case "--memory": memory = true
             case "--store": store = true
             case "--store-operations": storeOperations = max(1, try number(arg))
@@ -109,6 +125,10 @@ func runWorkloads(_ options: Options) throws {
             workload = Workload(name: workload.name, summary: workload.summary, items: workload.items,
                                 contenders: workload.contenders.filter { $0.encoderName == only || $0.decoderName == only },
                                 notes: workload.notes)
+            if options.encodeOnly {
+                workload = Workload(name: workload.name, summary: workload.summary, items: workload.items,
+                                    contenders: workload.contenders.map { $0.encodingOnly }, notes: workload.notes)
+            }
             guard !workload.contenders.isEmpty else { throw BenchmarkFailure(description: "no contender named \(only) in \(name.rawValue)") }
         }
         let results = try run(workload, rounds: options.rounds, log: progress)
@@ -117,53 +137,12 @@ func runWorkloads(_ options: Options) throws {
     }
 }
 
-/// Flat records at 1k, 10k and 100k: our encoder and decoder, JSON for reference.
-func runScaling(_ options: Options) throws {
-    var runs: [(records: Int, results: [Measurement])] = []
-    for records in [1_000, 10_000, 100_000] {
-        progress("scaling: \(records.grouped) records")
-        var workload = makeFlatWorkload(records: records, nskeyedRecords: 0, withXML: false, walk: false)
-        workload = Workload(name: "flat-\(records)", summary: workload.summary, items: records,
-                            contenders: workload.contenders.filter { $0.role == .ours || $0.role == .json })
-        runs.append((records, try run(workload, rounds: options.rounds, log: progress)))
-    }
-    print(Report.scaling(runs, rounds: options.rounds, machine: options.machine))
-}
-
-/// Peak resident memory around encoding and decoding the flat workload.
-func runMemory(_ options: Options) throws {
-    let records = options.sizes.records
-    let people = makePeople(records)
-    let archive = try ArchiveEncoder().encode(people)
-    let json = try JSONEncoder().encode(people)
-    let plistEncoder = PropertyListEncoder()
-    plistEncoder.outputFormat = .binary
-    let plist = try plistEncoder.encode(people)
-    var reset = true
-
-    /// Runs `body` with the peak reset first; its result stays alive until the peak is read.
-    func step(_ name: String, bytes: Int, _ body: () throws -> Any) rethrows -> MemoryRow {
-        ProcessMemory.trim()
-        let before = ProcessMemory.status("VmRSS") ?? 0
-        reset = ProcessMemory.resetPeak() && reset
-        let result = try body()
-        let peak = ProcessMemory.status("VmHWM") ?? 0
-        blackHole(result)
-        return MemoryRow(step: name, inputBytes: bytes, before: before, peak: peak)
-    }
-    let decoded = try ArchiveDecoder().decode([Person].self, from: archive)
-    guard decoded == people else { throw BenchmarkFailure(description: "memory: ArchiveDecoder round trip is wrong") }
-    let rows = [
-        try step("ArchiveDecoder decode", bytes: archive.count) { try ArchiveDecoder().decode([Person].self, from: archive) },
-        try step("JSONDecoder decode", bytes: json.count) { try JSONDecoder().decode([Person].self, from: json) },
-        try step("PropertyListDecoder decode", bytes: plist.count) { try PropertyListDecoder().decode([Person].self, from: plist) },
-        try step("ArchiveEncoder encode", bytes: archive.count) { try ArchiveEncoder().encode(people) },
-    ]
-    print(Report.memory(rows, records: records, peakWasReset: reset, machine: options.machine))
-}
-
 do {
     let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    if let directory = options.dumpDirectory {
+        try runDump(options, to: directory)
+        exit(0)
+    }
     try runWorkloads(options)
     if options.scaling { try runScaling(options) }
     if options.memory { try runMemory(options) }

@@ -31,8 +31,8 @@ struct ArchiveDocument: Sendable {
         if bytes.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"
             return try BinaryPropertyList(bytes: bytes)
         }
-        let tree = try XMLPropertyListReader.read(bytes, maxDepth: maxDepth)
-        return try BinaryPropertyList(bytes: BinaryPropertyListWriter.write(tree))
+        // Straight into a binary property list, with no tree in between.
+        return try BinaryPropertyList(bytes: XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth))
     }
 
     init(plist: BinaryPropertyList) throws {

@@ -24,15 +24,19 @@ final class ArchiveObjectTable {
     }
 
     @exclusivity(unchecked) private(set) var objects: [Entry] = [.string("$null")]
-    @exclusivity(unchecked) private var stringUIDs: [String: Int32] = [:]
-    @exclusivity(unchecked) private var integerUIDs: [Int64: Int32] = [:]
-    @exclusivity(unchecked) private var unsignedUIDs: [UInt64: Int32] = [:]
+    /// Strings by their exact bytes (see StringUIDTable).
+    @exclusivity(unchecked) private var stringUIDs = StringUIDTable()
+    // Numbers by bit pattern (see ScalarRefTable: much cheaper than `Hasher`).
+    @exclusivity(unchecked) private var integerUIDs = ScalarRefTable()
+    @exclusivity(unchecked) private var unsignedUIDs = ScalarRefTable()
+    @exclusivity(unchecked) private var realUIDs = ScalarRefTable()
+    @exclusivity(unchecked) private var floatUIDs = ScalarRefTable()
+    /// Integers beyond 64 bits (rare): by value.
     @exclusivity(unchecked) private var wideUIDs: [PropertyListWideInteger: Int32] = [:]
-    @exclusivity(unchecked) private var realUIDs: [UInt64: Int32] = [:]
-    @exclusivity(unchecked) private var floatUIDs: [UInt32: Int32] = [:]
     @exclusivity(unchecked) private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
     @exclusivity(unchecked) private var classUIDsByName: [String: Int32] = [:]
-    @exclusivity(unchecked) private var classUIDsByType: [ObjectIdentifier: Int32] = [:]
+    /// Class entries by Swift type (the metatype's address).
+    @exclusivity(unchecked) private var classUIDsByType = ScalarRefTable()
 
     /// Interned field keys (already escaped) and their ids.
     @exclusivity(unchecked) private(set) var keys: [String] = []
@@ -46,6 +50,9 @@ final class ArchiveObjectTable {
     /// Class instances already written (identity), and those being written (cycles).
     @exclusivity(unchecked) var instanceUIDs: [ObjectIdentifier: Int32] = [:]
     @exclusivity(unchecked) var instancesInProgress: Set<ObjectIdentifier> = []
+    /// Value types (by metatype address) that are neither special-cased nor classes: the
+    /// encoder's memo of its dynamic checks.
+    @exclusivity(unchecked) var plainValueTypes = ScalarRefTable()
     /// Keeps encoded instances alive so their `ObjectIdentifier`s stay unique.
     @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
 
@@ -63,24 +70,22 @@ final class ArchiveObjectTable {
     func set(_ uid: Int32, _ entry: Entry) { objects[Int(uid)] = entry }
 
     func string(_ value: String) -> Int32 {
-        if let uid = stringUIDs[value] { return uid }
-        let uid = append(.string(value))
-        stringUIDs[value] = uid
-        return uid
+        stringUIDs.uid(for: value) { append(.string(value)) }
     }
 
     func integer(_ value: Int64) -> Int32 {
-        if let uid = integerUIDs[value] { return uid }
+        let key = UInt64(bitPattern: value)
+        if let uid = integerUIDs.ref(for: key) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.integer(value))
-        integerUIDs[value] = uid
+        integerUIDs.insert(key, Int(uid))
         return uid
     }
 
     func unsignedInteger(_ value: UInt64) -> Int32 {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
-        if let uid = unsignedUIDs[value] { return uid }
+        if let uid = unsignedUIDs.ref(for: value) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.unsignedInteger(value))
-        unsignedUIDs[value] = uid
+        unsignedUIDs.insert(value, Int(uid))
         return uid
     }
 
@@ -96,16 +101,16 @@ final class ArchiveObjectTable {
     }
 
     func real(_ value: Double) -> Int32 {
-        if let uid = realUIDs[value.bitPattern] { return uid }
+        if let uid = realUIDs.ref(for: value.bitPattern) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.real(value))
-        realUIDs[value.bitPattern] = uid
+        realUIDs.insert(value.bitPattern, Int(uid))
         return uid
     }
 
     func float(_ value: Float) -> Int32 {
-        if let uid = floatUIDs[value.bitPattern] { return uid }
+        if let uid = floatUIDs.ref(for: UInt64(value.bitPattern)) { return Int32(truncatingIfNeeded: uid) }
         let uid = append(.float(value))
-        floatUIDs[value.bitPattern] = uid
+        floatUIDs.insert(UInt64(value.bitPattern), Int(uid))
         return uid
     }
 
@@ -134,10 +139,11 @@ final class ArchiveObjectTable {
     /// The class entry for a Swift type, derived once per type.
     func classUID(for type: Any.Type) -> Int32 {
         let id = ObjectIdentifier(type)
-        if let uid = classUIDsByType[id] { return uid }
+        let address = UInt64(UInt(bitPattern: id))
+        if let uid = classUIDsByType.ref(for: address) { return Int32(truncatingIfNeeded: uid) }
         let names = classNameOverrides[id] ?? ArchiveClassNaming.classNames(for: type)
         let uid = classUID(name: names.name, classes: names.classes)
-        classUIDsByType[id] = uid
+        classUIDsByType.insert(address, Int(uid))
         return uid
     }
 
@@ -168,11 +174,65 @@ final class ArchiveObjectTable {
         return id
     }
 
+    /// The key-id caches, by CodingKey type (the metatype's address → index in `keyCaches`).
+    @exclusivity(unchecked) private var keyCacheIndex = ScalarRefTable()
+    @exclusivity(unchecked) private var keyCaches: [KeyIDCache] = []
+
+    /// The key-id cache of a CodingKey type, its cursor at the first field.
+    func keyCache(for type: Any.Type) -> KeyIDCache {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+        if let index = keyCacheIndex.ref(for: address) {
+            let cache = keyCaches[index]
+            cache.cursor = 0
+            return cache
+        }
+        let cache = KeyIDCache()
+        keyCacheIndex.insert(address, keyCaches.count)
+        keyCaches.append(cache)
+        return cache
+    }
+
+    /// The id of a field key, through the cache of its CodingKey type: the fields of a type
+    /// come in the same order object after object, so the key at the cursor is almost always
+    /// the one asked for, and the (identical) key strings compare in one step — no hashing.
+    @inline(__always)
+    func keyID(_ key: String, cache: KeyIDCache) -> Int32 {
+        let cursor = cache.cursor
+        if cursor < cache.names.count, cache.names[cursor] == key {
+            cache.cursor = cursor + 1
+            return cache.ids[cursor]
+        }
+        return keyIDMissed(key, cache: cache)
+    }
+
+    @inline(never)
+    private func keyIDMissed(_ key: String, cache: KeyIDCache) -> Int32 {
+        for index in cache.names.indices where cache.names[index] == key {
+            cache.cursor = index + 1
+            return cache.ids[index]
+        }
+        let id = keyID(key)
+        // A type's keys are few; keys made on the fly (converted, dynamic) stop being cached.
+        if cache.names.count < KeyIDCache.limit {
+            cache.names.append(key)
+            cache.ids.append(id)
+            cache.cursor = cache.names.count
+        }
+        return id
+    }
+
     // MARK: - Output
 
     /// Writes the archive as a binary property list.
-    func binary() -> [UInt8] {
-        var builder = BinaryPropertyListBuilder(expectedObjects: objects.count * 2)
+    func binary() -> Data {
+        // Every object is a dictionary of $class and its fields (2 references each), or an
+        // array or dictionary of UIDs: counted first, so the reference list never regrows.
+        var childRefs = 0
+        for entry in objects {
+            guard case .object(let box) = entry else { continue }
+            childRefs += 2 * (1 + box.fields.count) + box.elements.count + box.keys.count + 4
+        }
+        var builder = BinaryPropertyListBuilder(expectedObjects: objects.count * 2, expectedChildRefs: childRefs)
         let keyRefs = keys.map { builder.string($0) }
         let classKey = builder.string("$class")
         let classesKey = builder.string("$classes")
@@ -242,62 +302,94 @@ final class ArchiveObjectTable {
         let version = builder.integer(100_000)
         let archiver = builder.string("NSKeyedArchiver")
         let root = builder.dictionary(keys: rootKeys, values: [version, archiver, topRef, objectsRef])
-        return builder.finish(top: root)
+        return builder.finishData(top: root)
     }
 
-    /// The archive as a property-list tree (for XML output).
-    func propertyList() -> PropertyListValue {
-        func uid(_ u: Int32) -> PropertyListValue { .uid(UInt64(u)) }
-        var entries = [PropertyListValue]()
-        entries.reserveCapacity(objects.count)
+    /// Writes the archive as an XML property list, streamed from the table (no tree), in
+    /// the layout `XMLPropertyListWriter` gives the same archive as a `PropertyListValue`.
+    func xml() -> [UInt8] {
+        var output = XMLPlistOutput(capacity: objects.count * 96 + 1_024)
+        output.beginDocument()
+        output.raw("<dict>\n")
+        output.key("$version", indent: 1)
+        output.integer(100_000, indent: 1)
+        output.key("$archiver", indent: 1)
+        output.string("NSKeyedArchiver", indent: 1)
+        output.key("$top", indent: 1)
+        if output.open(dictionary: true, count: top.count, indent: 1) {
+            for entry in top {
+                output.key(ArchiveKeyEscaping.escape(entry.key), indent: 2)
+                output.uid(UInt64(UInt32(bitPattern: entry.uid)), indent: 2)
+            }
+            output.close(dictionary: true, indent: 1)
+        }
+        output.key("$objects", indent: 1)
+        output.raw("\t<array>\n")  // never empty: UID 0 is $null
         for entry in objects {
             switch entry {
-            case .string(let s): entries.append(.string(s))
-            case .integer(let i): entries.append(.integer(i))
-            case .unsignedInteger(let u): entries.append(.unsignedInteger(u))
-            case .wideInteger(let w): entries.append(.wideInteger(w))
-            case .real(let d): entries.append(.real(d))
-            case .float(let f): entries.append(.float(f))
-            case .bool(let b): entries.append(.bool(b))
-            case .data(let d): entries.append(.data(d))
-            case .reserved: entries.append(.string("$null"))
+            case .string(let s): output.string(s, indent: 2)
+            case .integer(let i): output.integer(i, indent: 2)
+            case .unsignedInteger(let u): output.unsignedInteger(u, indent: 2)
+            case .wideInteger(let w): output.wideInteger(w, indent: 2)
+            case .real(let d): output.real(d, indent: 2)
+            case .float(let f): output.real(Double(f), indent: 2)
+            case .bool(let b): output.bool(b, indent: 2)
+            case .data(let d): output.data(d, indent: 2)
+            case .reserved: output.string("$null", indent: 2)
             case .classEntry(let name, let classes):
-                entries.append(.dictionary([
-                    PropertyListEntry(key: "$classes", value: .array(classes.map { .string($0) })),
-                    PropertyListEntry(key: "$classname", value: .string(name)),
-                ]))
+                output.raw("\t\t<dict>\n")
+                output.key("$classes", indent: 3)
+                if output.open(dictionary: false, count: classes.count, indent: 3) {
+                    for name in classes { output.string(name, indent: 4) }
+                    output.close(dictionary: false, indent: 3)
+                }
+                output.key("$classname", indent: 3)
+                output.string(name, indent: 3)
+                output.raw("\t\t</dict>\n")
             case .object(let box):
-                var fields = [PropertyListEntry(key: "$class", value: uid(box.classUID))]
+                output.raw("\t\t<dict>\n")
+                output.key("$class", indent: 3)
+                output.uid(UInt64(UInt32(bitPattern: box.classUID)), indent: 3)
                 switch box.kind {
                 case .fields:
                     for field in box.fields {
-                        let value: PropertyListValue
+                        output.key(keys[Int(field.key)], indent: 3)
                         switch field.value {
-                        case .uid(let u): value = uid(u)
-                        case .integer(let i): value = .integer(i)
-                        case .real(let d): value = .real(d)
-                        case .float(let f): value = .float(f)
-                        case .bool(let b): value = .bool(b)
-                        case .data(let d): value = .data(d)
+                        case .uid(let u): output.uid(UInt64(UInt32(bitPattern: u)), indent: 3)
+                        case .integer(let i): output.integer(i, indent: 3)
+                        case .real(let d): output.real(d, indent: 3)
+                        case .float(let f): output.real(Double(f), indent: 3)
+                        case .bool(let b): output.bool(b, indent: 3)
+                        case .data(let d): output.data(d, indent: 3)
                         }
-                        fields.append(PropertyListEntry(key: keys[Int(field.key)], value: value))
                     }
                 case .array:
-                    fields.append(PropertyListEntry(key: "NS.objects", value: .array(box.elements.map(uid))))
+                    output.key("NS.objects", indent: 3)
+                    output.uidArray(box.elements, indent: 3)
                 case .dictionary:
-                    fields.append(PropertyListEntry(key: "NS.keys", value: .array(box.keys.map(uid))))
-                    fields.append(PropertyListEntry(key: "NS.objects", value: .array(box.elements.map(uid))))
+                    output.key("NS.keys", indent: 3)
+                    output.uidArray(box.keys, indent: 3)
+                    output.key("NS.objects", indent: 3)
+                    output.uidArray(box.elements, indent: 3)
                 }
-                entries.append(.dictionary(fields))
+                output.raw("\t\t</dict>\n")
             }
         }
-        return .dictionary([
-            PropertyListEntry(key: "$version", value: .integer(100_000)),
-            PropertyListEntry(key: "$archiver", value: .string("NSKeyedArchiver")),
-            PropertyListEntry(key: "$top", value: .dictionary(top.map { PropertyListEntry(key: ArchiveKeyEscaping.escape($0.key), value: uid($0.uid)) })),
-            PropertyListEntry(key: "$objects", value: .array(entries)),
-        ])
+        output.raw("\t</array>\n")
+        output.raw("</dict>\n")
+        output.endDocument()
+        return output.out
     }
+}
+
+/// The field keys one CodingKey type has written, with their ids (see `keyID(_:cache:)`).
+final class KeyIDCache {
+    /// Keys cached per type, at most: a miss scans them all.
+    static let limit = 32
+    @exclusivity(unchecked) var names: [String] = []
+    @exclusivity(unchecked) var ids: [Int32] = []
+    /// Where the next key is expected.
+    @exclusivity(unchecked) var cursor = 0
 }
 
 /// An archived object being filled in: the fields of a keyed object, or the elements of

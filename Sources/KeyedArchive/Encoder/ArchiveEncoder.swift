@@ -116,8 +116,8 @@ open class ArchiveEncoder: @unchecked Sendable {
 
     private static func serialize(_ table: ArchiveObjectTable, format: OutputFormat) -> Data {
         switch format {
-        case .binary: return Data(table.binary())
-        case .xml: return Data(XMLPropertyListWriter.write(table.propertyList()))
+        case .binary: return table.binary()
+        case .xml: return Data(table.xml())
         }
     }
 }

@@ -62,10 +62,18 @@ final class _ArchiveEncoder: Encoder {
         if T.self == Double.self { return try realUID(unsafeBitCast(value, to: Double.self), at: path()) }
         if T.self == Bool.self { return table.bool(unsafeBitCast(value, to: Bool.self)) }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
+        // A value type already seen to be neither special nor a class: skip both dynamic
+        // checks (conformance lookups, the encoder's largest fixed cost per object).
+        let typeKey = UInt64(UInt(bitPattern: ObjectIdentifier(T.self)))
+        if table.plainValueTypes.ref(for: typeKey) != nil {
+            return try boxComposite(value, at: path())
+        }
         if let special = value as? any _ArchiveSpecialEncodable {
             return try special._archiveEncode(with: self, at: path())
         }
         guard type(of: value) is AnyClass else {
+            // Only when the static type is the dynamic one (not an existential).
+            if ObjectIdentifier(type(of: value)) == ObjectIdentifier(T.self) { table.plainValueTypes.insert(typeKey, 0) }
             return try boxComposite(value, at: path())
         }
         // Class instances keep their identity: written once, referenced by UID after that.

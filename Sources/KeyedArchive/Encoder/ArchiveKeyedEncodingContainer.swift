@@ -10,6 +10,20 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     let box: ObjectBox
     let uid: Int32
     let path: CodingPathNode
+    /// Field-key ids of `Key` (no hashing per field).
+    let keyCache: KeyIDCache
+
+    init(encoder: _ArchiveEncoder, box: ObjectBox, uid: Int32, path: CodingPathNode) {
+        self.encoder = encoder
+        self.box = box
+        self.uid = uid
+        self.path = path
+        keyCache = encoder.table.keyCache(for: Key.self)
+        // As many fields as the last object of this type had: one allocation, not a regrowth per field.
+        if box.kind == .fields, box.fields.isEmpty, !keyCache.names.isEmpty {
+            box.fields.reserveCapacity(keyCache.names.count + 1)
+        }
+    }
 
     var codingPath: [any CodingKey] { path.path }
 
@@ -18,7 +32,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         let name = encoder.options.convertsKeys && Key.self != ArchiveCodingKey.self
             ? encoder.convertedKey(key, at: path) : key.stringValue
         if box.kind == .fields {
-            box.fields.append(ObjectBox.Field(key: encoder.table.keyID(name), value: value))
+            box.fields.append(ObjectBox.Field(key: encoder.table.keyID(name, cache: keyCache), value: value))
         } else {
             box.keys.append(encoder.table.string(name))
             box.elements.append(encoder.elementUID(encoder.objectUID(value)))

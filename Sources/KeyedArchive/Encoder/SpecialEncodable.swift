@@ -155,7 +155,7 @@ enum ArchiveSortKey: Comparable {
         let table = ArchiveObjectTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: userInfo)
         table.top = [("root", try encoder.box(value, at: .root))]
-        return .bytes(table.binary())
+        return .bytes([UInt8](table.binary()))
     }
 }
 

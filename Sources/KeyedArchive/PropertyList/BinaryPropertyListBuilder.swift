@@ -26,24 +26,33 @@ struct BinaryPropertyListBuilder {
 
     // Uniquing tables.
     private var stringRefs: [String: Int] = [:]
-    private var integerRefs: [Int64: Int] = [:]
-    private var unsignedRefs: [UInt64: Int] = [:]
+    // Scalars by bit pattern, in seeded open-addressing tables (much cheaper than `Hasher`).
+    private var integerRefs = ScalarRefTable()
+    private var unsignedRefs = ScalarRefTable()
+    private var realRefs = ScalarRefTable()
+    private var floatRefs = ScalarRefTable()
+    private var dateRefs = ScalarRefTable()
+    /// Data by a seeded hash of its bytes (the first data with each hash); the rare data
+    /// whose hash is taken by different bytes goes to `dataCollisions` (a `Dictionary`, so
+    /// crafted collisions cost what they cost before, not a long probe).
+    private var dataByHash = ScalarRefTable()
+    private var dataValues: [Data] = []
+    private var dataCollisions: [Data: Int] = [:]
+    private static let dataSeed = UInt64.random(in: .min ... .max)
+    /// Integers beyond 64 bits (rare): by value.
     private var wideRefs: [PropertyListWideInteger: Int] = [:]
-    private var realRefs: [UInt64: Int] = [:]
-    private var floatRefs: [UInt32: Int] = [:]
-    private var dateRefs: [UInt64: Int] = [:]
-    private var dataRefs: [Data: Int] = [:]
     /// Small UIDs (the usual case, bounded by the archive's object count) in a dense table.
     private var smallUIDRefs: [Int] = []
-    private var largeUIDRefs: [UInt64: Int] = [:]
+    private var largeUIDRefs = ScalarRefTable()
     private var boolRefs: (false: Int, true: Int) = (-1, -1)
 
     /// Number of objects added so far.
     var objectCount: Int { locations.count }
 
-    init(expectedObjects: Int = 0) {
+    init(expectedObjects: Int = 0, expectedChildRefs: Int = 0) {
         scalars.reserveCapacity(expectedObjects * 8)
         locations.reserveCapacity(expectedObjects)
+        childRefs.reserveCapacity(expectedChildRefs)
     }
 
     // MARK: - Scalars
@@ -88,9 +97,10 @@ struct BinaryPropertyListBuilder {
     }
 
     mutating func integer(_ value: Int64) -> Int {
-        if let ref = integerRefs[value] { return ref }
+        let key = UInt64(bitPattern: value)
+        if let ref = integerRefs.ref(for: key) { return ref }
         let ref = appendInteger(value)
-        integerRefs[value] = ref
+        integerRefs.insert(key, ref)
         return ref
     }
 
@@ -104,12 +114,12 @@ struct BinaryPropertyListBuilder {
     /// An unsigned integer; values above `Int64.max` take the 16-byte form.
     mutating func unsignedInteger(_ value: UInt64) -> Int {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
-        if let ref = unsignedRefs[value] { return ref }
+        if let ref = unsignedRefs.ref(for: value) { return ref }
         let ref = beginScalar()
         scalars.append(0x14)
         appendBigEndian(0, size: 8)
         appendBigEndian(value, size: 8)
-        unsignedRefs[value] = ref
+        unsignedRefs.insert(value, ref)
         return ref
     }
 
@@ -141,9 +151,9 @@ struct BinaryPropertyListBuilder {
 
     mutating func real(_ value: Double) -> Int {
         let bits = value.bitPattern
-        if let ref = realRefs[bits] { return ref }
+        if let ref = realRefs.ref(for: bits) { return ref }
         let ref = appendReal(value)
-        realRefs[bits] = ref
+        realRefs.insert(bits, ref)
         return ref
     }
 
@@ -157,11 +167,11 @@ struct BinaryPropertyListBuilder {
 
     mutating func float(_ value: Float) -> Int {
         let bits = value.bitPattern
-        if let ref = floatRefs[bits] { return ref }
+        if let ref = floatRefs.ref(for: UInt64(bits)) { return ref }
         let ref = beginScalar()
         scalars.append(0x22)
         appendBigEndian(UInt64(bits), size: 4)
-        floatRefs[bits] = ref
+        floatRefs.insert(UInt64(bits), ref)
         return ref
     }
 
@@ -176,20 +186,32 @@ struct BinaryPropertyListBuilder {
 
     mutating func date(_ secondsSince2001: Double) -> Int {
         let bits = secondsSince2001.bitPattern
-        if let ref = dateRefs[bits] { return ref }
+        if let ref = dateRefs.ref(for: bits) { return ref }
         let ref = beginScalar()
         scalars.append(0x33)
         appendBigEndian(bits, size: 8)
-        dateRefs[bits] = ref
+        dateRefs.insert(bits, ref)
         return ref
     }
 
     mutating func data(_ value: Data) -> Int {
-        if let ref = dataRefs[value] { return ref }
+        let hash = value.withUnsafeBytes { ByteHash.hash($0.bindMemory(to: UInt8.self), seed: Self.dataSeed) }
+        let first = dataByHash.ref(for: hash)
+        if let first {
+            let (index, ref) = (first >> 32, first & 0xFFFF_FFFF)
+            if dataValues[index] == value { return ref }
+        }
+        if !dataCollisions.isEmpty, let ref = dataCollisions[value] { return ref }
         let ref = beginScalar()
         appendMarker(0x40, count: value.count)
         scalars.append(contentsOf: value)
-        dataRefs[value] = ref
+        if first == nil, ref <= 0xFFFF_FFFF, dataValues.count <= 0x7FFF_FFFF {
+            // Index and reference packed in one value: both fit in 32 bits (checked).
+            dataByHash.insert(hash, dataValues.count << 32 | ref)
+            dataValues.append(value)
+        } else {
+            dataCollisions[value] = ref
+        }
         return ref
     }
 
@@ -233,9 +255,9 @@ struct BinaryPropertyListBuilder {
             smallUIDRefs[index] = ref
             return ref
         }
-        if let ref = largeUIDRefs[value] { return ref }
+        if let ref = largeUIDRefs.ref(for: value) { return ref }
         let ref = appendUID(value)
-        largeUIDRefs[value] = ref
+        largeUIDRefs.insert(value, ref)
         return ref
     }
 
@@ -289,6 +311,33 @@ struct BinaryPropertyListBuilder {
 
     /// Writes the file with `top` as its root object, into one buffer of the exact size.
     func finish(top: Int) -> [UInt8] {
+        let layout = self.layout()
+        return [UInt8](unsafeUninitializedCapacity: layout.total) { buffer, initialized in
+            initialized = write(top: top, layout: layout, into: buffer)
+        }
+    }
+
+    /// Writes the file with `top` as its root object straight into `Data` (no copy of an
+    /// array into it: the archive encoder's output).
+    func finishData(top: Int) -> Data {
+        let layout = self.layout()
+        var data = Data(count: layout.total)
+        data.withUnsafeMutableBytes { raw in
+            let buffer = raw.bindMemory(to: UInt8.self)
+            _ = write(top: top, layout: layout, into: buffer)
+        }
+        return data
+    }
+
+    /// Sizes of the file being finished.
+    private struct Layout {
+        var refSize: Int
+        var offsetSize: Int
+        var tableStart: Int
+        var total: Int
+    }
+
+    private func layout() -> Layout {
         let count = locations.count
         let refSize = Self.width(of: UInt64(max(count, 1) - 1))
         // Sizes first: every container's marker, length and references.
@@ -299,8 +348,16 @@ struct BinaryPropertyListBuilder {
         }
         let tableStart = 8 + scalars.count + containerBytes
         let offsetSize = Self.width(of: UInt64(tableStart))
-        let total = tableStart + count * offsetSize + 32
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        return Layout(refSize: refSize, offsetSize: offsetSize, tableStart: tableStart,
+                      total: tableStart + count * offsetSize + 32)
+    }
+
+    /// Writes the whole file into `buffer` (of exactly `layout.total` bytes, which
+    /// `layout()` computed from the same objects) and returns the bytes written.
+    private func write(top: Int, layout: Layout, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        let count = locations.count
+        let refSize = layout.refSize, offsetSize = layout.offsetSize, tableStart = layout.tableStart
+        do {
             var position = 0
             @inline(__always) func put(_ byte: UInt8) {
                 buffer[position] = byte
@@ -335,8 +392,25 @@ struct BinaryPropertyListBuilder {
                         putBigEndian(UInt64(container.count), size: size)
                     }
                     let refCount = container.isDictionary ? container.count * 2 : container.count
-                    for i in container.start..<(container.start + refCount) {
-                        putBigEndian(UInt64(children[i]), size: refSize)
+                    let range = container.start..<(container.start + refCount)
+                    // The common widths unrolled (each reference is below 2^(8 × refSize)).
+                    switch refSize {
+                    case 1:
+                        for i in range { put(UInt8(truncatingIfNeeded: children[i])) }
+                    case 2:
+                        for i in range {
+                            put(UInt8(truncatingIfNeeded: children[i] >> 8))
+                            put(UInt8(truncatingIfNeeded: children[i]))
+                        }
+                    case 4:
+                        for i in range {
+                            let ref = UInt32(truncatingIfNeeded: children[i]).bigEndian
+                            withUnsafeBytes(of: ref) { bytes in
+                                for byte in bytes { put(byte) }
+                            }
+                        }
+                    default:
+                        for i in range { putBigEndian(UInt64(children[i]), size: refSize) }
                     }
                 }
             }
@@ -349,7 +423,7 @@ struct BinaryPropertyListBuilder {
             putBigEndian(UInt64(count), size: 8)
             putBigEndian(UInt64(top), size: 8)
             putBigEndian(UInt64(tableStart), size: 8)
-            initialized = position
+            return position
         }
     }
 

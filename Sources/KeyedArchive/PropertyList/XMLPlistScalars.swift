@@ -2,13 +2,20 @@ import Foundation
 
 /// Parsing of the scalar elements of an XML property list: `<integer>`, `<real>`,
 /// `<date>` and `<data>`.
+/// An `<integer>`: signed, above `Int64.max`, or beyond 64 bits.
+enum XMLPlistInteger {
+    case signed(Int64)
+    case unsigned(UInt64)
+    case wide(PropertyListWideInteger)
+}
+
 extension XMLPlistParser {
     // MARK: Integer
 
     /// Decimal or `0x` hexadecimal with an optional sign. Values in `Int64`'s range become
-    /// `.integer`, the rest of `UInt64`'s `.unsignedInteger`, and beyond that, up to a
-    /// magnitude of 2^128 - 1, `.wideInteger`; anything larger is an error.
-    mutating func readInteger(_ tag: StartTag) throws -> PropertyListValue {
+    /// `.signed`, the rest of `UInt64`'s `.unsigned`, and beyond that, up to a magnitude of
+    /// 2^128 - 1, `.wide`; anything larger is an error.
+    mutating func readInteger(_ tag: StartTag) throws -> XMLPlistInteger {
         let s = try readScalarText(tag, .integer)
         var k = s.startIndex
         var negative = false
@@ -39,7 +46,8 @@ extension XMLPlistParser {
             magnitude = next
             k += 1
         }
-        return PropertyListWideInteger.value(isNegative: negative, high: magnitude.high, low: magnitude.low)
+        return PropertyListWideInteger(isNegative: negative, magnitudeHigh: magnitude.high, magnitudeLow: magnitude.low)
+            .narrowest(XMLPlistInteger.signed, XMLPlistInteger.unsigned, XMLPlistInteger.wide)
     }
 
     // MARK: Real
@@ -47,7 +55,7 @@ extension XMLPlistParser {
     /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
     /// `infinity` (any case, optional sign). The grammar is checked here because
     /// `Double.init(_: String)` also accepts hex floats and `nan(...)` payloads.
-    mutating func readReal(_ tag: StartTag) throws -> PropertyListValue {
+    mutating func readReal(_ tag: StartTag) throws -> Double {
         let s = try readScalarText(tag, .real)
         var k = s.startIndex
         var negative = false
@@ -57,8 +65,8 @@ extension XMLPlistParser {
         }
         let body = s[k...]
         if let special = Self.specialReal(body) {
-            if special.isNaN { return .real(.nan) }
-            return .real(negative ? -special : special)
+            if special.isNaN { return .nan }
+            return negative ? -special : special
         }
         var intDigits = 0
         while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; intDigits += 1 }
@@ -75,10 +83,14 @@ extension XMLPlistParser {
             while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; expDigits += 1 }
             valid = expDigits > 0
         }
-        guard valid, k == s.endIndex, let d = Double(String(decoding: s, as: UTF8.self)) else {
+        guard valid, k == s.endIndex else {
             throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
         }
-        return .real(d)
+        if let exact = XMLPlistDecimal.exactDecimal(s) { return exact }
+        guard let d = Double(String(decoding: s, as: UTF8.self)) else {
+            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+        }
+        return d
     }
 
     static func specialReal(_ body: ArraySlice<UInt8>) -> Double? {
@@ -97,7 +109,7 @@ extension XMLPlistParser {
 
     /// `[-]Y...Y-MM-DDTHH:MM:SS[.fff]Z` in UTC, proleptic Gregorian with a year 0.
     /// The year has 1 to 9 digits, which keeps all arithmetic far from overflow.
-    mutating func readDate(_ tag: StartTag) throws -> PropertyListValue {
+    mutating func readDate(_ tag: StartTag) throws -> Double {
         let s = try readScalarText(tag, .date)
         func bad(_ why: String) -> PropertyListError {
             fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why))", at: tag.offset)
@@ -153,7 +165,7 @@ extension XMLPlistParser {
         guard second <= 59 else { throw bad("second out of range") }
         let days = XMLPlistCivilDate.daysSinceReferenceDate(year: year, month: month, day: day)
         let seconds = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second
-        return .date(Double(seconds) + fraction)
+        return Double(seconds) + fraction
     }
 
     // MARK: Data
@@ -167,4 +179,62 @@ extension XMLPlistParser {
             throw fail("malformed base64 in <data> (\(why.message))", at: start)
         }
     }
+}
+
+/// Reals read without an intermediate string.
+enum XMLPlistDecimal {
+    /// Powers of ten that are exact doubles (10^0 ... 10^22).
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// A real already checked against the grammar, read without an intermediate string
+    /// when it has at most 15 significant digits and a small exponent: the digits and the
+    /// power of ten are then both exact doubles, so one multiplication or division rounds
+    /// correctly (Clinger's fast path) and gives what `Double(String)` gives. Nil otherwise.
+    static func exactDecimal(_ s: ArraySlice<UInt8>) -> Double? {
+        var k = s.startIndex
+        var negative = false
+        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
+            negative = s[k] == XMLByte.dash
+            k += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var seenDot = false
+        while k < s.endIndex {
+            let c = s[k]
+            if c == XMLByte.dot { seenDot = true; k += 1; continue }
+            guard XMLByte.isDigit(c) else { break }
+            if mantissa != 0 || c != XMLByte.zero { digits += 1 }
+            // 15 digits stay below 10^15 < 2^53: every such mantissa is an exact double.
+            guard digits <= 15 else { return nil }
+            mantissa = mantissa &* 10 &+ UInt64(c &- XMLByte.zero)
+            if seenDot { scale -= 1 }
+            k += 1
+        }
+        if k < s.endIndex {
+            // An exponent (the grammar check guarantees `[eE][+-]?digits` here).
+            k += 1
+            var negativeExponent = false
+            if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
+                negativeExponent = s[k] == XMLByte.dash
+                k += 1
+            }
+            var exponent = 0
+            while k < s.endIndex {
+                guard exponent < 1_000 else { return nil }  // far outside the fast path; stops overflow
+                exponent = exponent * 10 + Int(s[k] &- XMLByte.zero)
+                k += 1
+            }
+            scale += negativeExponent ? -exponent : exponent
+        }
+        guard scale >= -22, scale <= 22 else { return nil }
+        let powers = exactPowersOfTen
+        let magnitude = scale < 0 ? Double(mantissa) / powers[-scale] : Double(mantissa) * powers[scale]
+        return negative ? -magnitude : magnitude
+    }
+
 }

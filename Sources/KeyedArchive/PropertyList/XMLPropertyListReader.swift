@@ -30,9 +30,81 @@ enum XMLPropertyListReader {
     /// - Returns: The root value.
     /// - Throws: ``PropertyListError`` describing the first problem and its line.
     static func read(_ bytes: [UInt8], maxDepth: Int = 512) throws -> PropertyListValue {
-        var parser = XMLPlistParser(bytes: bytes, maxDepth: maxDepth)
+        var parser = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistTreeSink())
         return try parser.parseDocument()
     }
+
+    /// Parses an XML property list straight into a binary property list (`bplist00`), as
+    /// `BinaryPropertyListWriter.write(read(bytes))` would write it, byte for byte, but with
+    /// no tree in between: each value is added to the binary builder as it is read.
+    static func readBinary(_ bytes: [UInt8], maxDepth: Int = 512) throws -> [UInt8] {
+        var parser = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistBinarySink())
+        let top = try parser.parseDocument()
+        return parser.sink.builder.finish(top: top)
+    }
+}
+
+/// What the parser builds from the values it reads, in document order (a dictionary's
+/// key before its value, children before their container).
+protocol XMLPlistSink {
+    associatedtype Value
+    associatedtype Key
+    mutating func key(_ text: String) -> Key
+    mutating func string(_ text: String) -> Value
+    mutating func integer(_ value: XMLPlistInteger) -> Value
+    mutating func real(_ value: Double) -> Value
+    mutating func bool(_ value: Bool) -> Value
+    mutating func date(_ secondsSince2001: Double) -> Value
+    mutating func data(_ value: Data) -> Value
+    mutating func uid(_ value: UInt64) -> Value
+    mutating func array(_ items: [Value]) -> Value
+    mutating func dictionary(keys: [Key], values: [Value]) -> Value
+}
+
+/// Builds a ``PropertyListValue`` tree.
+struct XMLPlistTreeSink: XMLPlistSink {
+    func key(_ text: String) -> String { text }
+    func string(_ text: String) -> PropertyListValue { .string(text) }
+    func integer(_ value: XMLPlistInteger) -> PropertyListValue {
+        switch value {
+        case .signed(let v): return .integer(v)
+        case .unsigned(let v): return .unsignedInteger(v)
+        case .wide(let v): return .wideInteger(v)
+        }
+    }
+    func real(_ value: Double) -> PropertyListValue { .real(value) }
+    func bool(_ value: Bool) -> PropertyListValue { .bool(value) }
+    func date(_ secondsSince2001: Double) -> PropertyListValue { .date(secondsSince2001) }
+    func data(_ value: Data) -> PropertyListValue { .data(value) }
+    func uid(_ value: UInt64) -> PropertyListValue { .uid(value) }
+    func array(_ items: [PropertyListValue]) -> PropertyListValue { .array(items) }
+    func dictionary(keys: [String], values: [PropertyListValue]) -> PropertyListValue {
+        var entries = [PropertyListEntry]()
+        entries.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) { entries.append(PropertyListEntry(key: key, value: value)) }
+        return .dictionary(entries)
+    }
+}
+
+/// Adds every value to a binary property list as it is read: values are object references.
+struct XMLPlistBinarySink: XMLPlistSink {
+    var builder = BinaryPropertyListBuilder()
+    mutating func key(_ text: String) -> Int { builder.string(text) }
+    mutating func string(_ text: String) -> Int { builder.string(text) }
+    mutating func integer(_ value: XMLPlistInteger) -> Int {
+        switch value {
+        case .signed(let v): return builder.integer(v)
+        case .unsigned(let v): return builder.unsignedInteger(v)
+        case .wide(let v): return builder.wideInteger(v)
+        }
+    }
+    mutating func real(_ value: Double) -> Int { builder.real(value) }
+    mutating func bool(_ value: Bool) -> Int { builder.bool(value) }
+    mutating func date(_ secondsSince2001: Double) -> Int { builder.date(secondsSince2001) }
+    mutating func data(_ value: Data) -> Int { builder.data(value) }
+    mutating func uid(_ value: UInt64) -> Int { builder.uid(value) }
+    mutating func array(_ items: [Int]) -> Int { builder.array(items) }
+    mutating func dictionary(keys: [Int], values: [Int]) -> Int { builder.dictionary(keys: keys, values: values) }
 }
 
 // MARK: - Byte constants
@@ -123,8 +195,25 @@ enum XMLPlistTag: CaseIterable {
         }
     }
 
-    /// Tag names as bytes, for matching without building strings.
-    static let table: [(tag: XMLPlistTag, bytes: [UInt8])] = allCases.map { ($0, Array($0.name.utf8)) }
+    /// Tag names as bytes, by `rawIndex`, for matching without building strings.
+    static let nameBytes: [[UInt8]] = allCases.map { Array($0.name.utf8) }
+
+    /// The position of the case in `allCases`.
+    var rawIndex: Int {
+        switch self {
+        case .plist: return 0
+        case .dict: return 1
+        case .array: return 2
+        case .key: return 3
+        case .string: return 4
+        case .integer: return 5
+        case .real: return 6
+        case .date: return 7
+        case .data: return 8
+        case .true: return 9
+        case .false: return 10
+        }
+    }
 }
 
 /// A parsed start tag.
@@ -140,30 +229,49 @@ struct StartTag {
 }
 
 /// One open container on the explicit parse stack.
-struct Frame {
+struct Frame<Value, Key> {
     var isDictionary: Bool
-    var items: [PropertyListValue] = []
-    var entries: [PropertyListEntry] = []
+    /// Array items, or dictionary values.
+    var items: [Value] = []
+    /// Dictionary keys.
+    var keys: [Key] = []
     /// The key read for the next dictionary value, if any.
-    var pendingKey: String?
+    var pendingKey: Key?
     /// Offset of the key (for "key without value" errors).
     var pendingKeyOffset: Int = 0
+    /// The dictionary's first key is `CF$UID` and has not been given to the sink yet:
+    /// if the dictionary turns out to be `{CF$UID: integer}` it is a UID, not a dictionary.
+    var heldUIDKey = false
+    /// The integer held under that key (given to the sink only if the dictionary goes on).
+    var heldUID: XMLPlistInteger?
     /// Offset of the opening tag (for "not closed" errors).
     var offset: Int
+
+    init(isDictionary: Bool, offset: Int) {
+        self.isDictionary = isDictionary
+        self.offset = offset
+    }
+
+    /// Whether a key has been read and waits for its value.
+    var hasPendingKey: Bool { pendingKey != nil || (heldUIDKey && heldUID == nil) }
 }
 
 // MARK: - Parser
 
-struct XMLPlistParser {
+struct XMLPlistParser<Sink: XMLPlistSink> {
     let b: [UInt8]
     let n: Int
     var i: Int = 0
     let maxDepth: Int
+    var sink: Sink
+    /// Set by `nextTagInContainer` when the root container closes.
+    var rootValue: Sink.Value?
 
-    init(bytes: [UInt8], maxDepth: Int) {
+    init(bytes: [UInt8], maxDepth: Int, sink: Sink) {
         self.b = bytes
         self.n = bytes.count
         self.maxDepth = maxDepth
+        self.sink = sink
     }
 
     // MARK: Errors
@@ -233,7 +341,17 @@ struct XMLPlistParser {
         var k = 0
         while k < n {
             let c0 = b[k]
-            if c0 < 0x80 { k += 1; continue }
+            if c0 < 0x80 {
+                k += 1
+                // A run of ASCII, eight bytes at a time; `k + 8 <= n` keeps each load inside
+                // the buffer (n is its count).
+                b.withUnsafeBytes { raw in
+                    while k + 8 <= n, raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                        k += 8
+                    }
+                }
+                continue
+            }
             let length: Int
             var lowerBound: UInt8 = 0x80
             var upperBound: UInt8 = 0xBF
@@ -266,7 +384,7 @@ struct XMLPlistParser {
 
     // MARK: Document
 
-    mutating func parseDocument() throws -> PropertyListValue {
+    mutating func parseDocument() throws -> Sink.Value {
         try validateUTF8()
         // Skip a UTF-8 byte-order mark.
         if n >= 3 && b[0] == 0xEF && b[1] == 0xBB && b[2] == 0xBF { i = 3 }
@@ -274,7 +392,7 @@ struct XMLPlistParser {
         guard i < n else { throw fail("no property-list value found", at: i) }
         guard b[i] == XMLByte.lt else { throw fail("unexpected text before the root element", at: i) }
         let first = try parseStartTag()
-        let value: PropertyListValue
+        let value: Sink.Value
         if first.tag == .plist {
             guard !first.selfClosing else { throw fail("empty <plist> element", at: first.offset) }
             try skipMisc(allowDoctype: false)
@@ -431,30 +549,72 @@ struct XMLPlistParser {
     }
 
     static func tag(for range: Range<Int>, in b: [UInt8]) -> XMLPlistTag? {
-        let slice = b[range]
-        for entry in XMLPlistTag.table where entry.bytes.count == slice.count && entry.bytes.elementsEqual(slice) {
-            return entry.tag
+        // The candidate by length and a distinguishing byte, then compared in place.
+        guard let first = range.first else { return nil }
+        let candidate: XMLPlistTag
+        switch range.count {
+        case 3: candidate = .key
+        case 4:
+            switch b[first] {
+            case UInt8(ascii: "d"):
+                // dict, date, data: the second and last bytes tell them apart.
+                if b[first + 1] == UInt8(ascii: "i") {
+                    candidate = .dict
+                } else {
+                    candidate = b[first + 3] == UInt8(ascii: "e") ? .date : .data
+                }
+            case UInt8(ascii: "r"): candidate = .real
+            case UInt8(ascii: "t"): candidate = .true
+            default: return nil
+            }
+        case 5:
+            switch b[first] {
+            case UInt8(ascii: "a"): candidate = .array
+            case UInt8(ascii: "p"): candidate = .plist
+            case UInt8(ascii: "f"): candidate = .false
+            default: return nil
+            }
+        case 6: candidate = .string
+        case 7: candidate = .integer
+        default: return nil
         }
-        return nil
+        let name = XMLPlistTag.nameBytes[candidate.rawIndex]
+        // `name.count == range.count` by construction of the cases above.
+        guard name.count == range.count else { return nil }
+        var k = 0
+        while k < name.count {
+            if b[first + k] != name[k] { return nil }
+            k += 1
+        }
+        return candidate
     }
 
     // MARK: Values
 
     /// Parses one value whose start tag has been read, iteratively.
-    mutating func parseValue(startingWith first: StartTag) throws -> PropertyListValue {
-        var stack: [Frame] = []
+    mutating func parseValue(startingWith first: StartTag) throws -> Sink.Value {
+        var stack: [Frame<Sink.Value, Sink.Key>] = []
         var tag = first
         while true {
             // 1. Handle the start tag `tag`: either a dictionary key, a new container, or a
             //    complete scalar value.
-            var value: PropertyListValue?
-            if let top = stack.last, top.isDictionary, top.pendingKey == nil {
+            var value: Sink.Value?
+            // Frames are read in place (`stack[k].field`), never copied out: a copy would
+            // retain its arrays.
+            if !stack.isEmpty, stack[stack.count - 1].isDictionary, !stack[stack.count - 1].hasPendingKey {
                 guard tag.tag == .key else {
                     throw fail("expected <key> in dictionary, found <\(text(tag.nameRange))>", at: tag.offset)
                 }
                 let key = try tag.selfClosing ? "" : readString(closing: .key)
-                stack[stack.count - 1].pendingKey = key
-                stack[stack.count - 1].pendingKeyOffset = tag.offset
+                let last = stack.count - 1
+                flushHeldUID(&stack[last])
+                if stack[last].keys.isEmpty && key == "CF$UID" {
+                    // Maybe a UID: the key goes to the sink only if the dictionary is more.
+                    stack[last].heldUIDKey = true
+                } else {
+                    stack[last].pendingKey = sink.key(key)
+                }
+                stack[last].pendingKeyOffset = tag.offset
             } else {
                 guard let kind = tag.tag else {
                     throw fail("unknown tag <\(text(tag.nameRange))>", at: tag.offset)
@@ -462,96 +622,148 @@ struct XMLPlistParser {
                 // Two keys in a row: the first one is missing its value. Foundation would
                 // take the second key as the value; we reject it as a likely mistake.
                 // Elsewhere (root, arrays) a `<key>` is read as a string, like Foundation.
-                if kind == .key, let top = stack.last, top.isDictionary {
-                    throw fail("dictionary key without a value", at: top.pendingKeyOffset)
+                if kind == .key, !stack.isEmpty, stack[stack.count - 1].isDictionary {
+                    throw fail("dictionary key without a value", at: stack[stack.count - 1].pendingKeyOffset)
                 }
-                switch kind {
-                case .dict, .array:
-                    // Empty forms count too, so the limit means the same for `<array/>`
-                    // and `<array></array>`.
-                    guard stack.count < maxDepth else {
-                        throw fail("nesting deeper than \(maxDepth) levels", at: tag.offset)
-                    }
-                    if tag.selfClosing {
-                        value = kind == .dict ? .dictionary([]) : .array([])
-                    } else {
-                        stack.append(Frame(isDictionary: kind == .dict, offset: tag.offset))
-                    }
-                case .string, .key:
-                    value = try .string(tag.selfClosing ? "" : readString(closing: kind))
-                case .integer:
-                    value = try readInteger(tag)
-                case .real:
-                    value = try readReal(tag)
-                case .date:
-                    value = try readDate(tag)
-                case .data:
-                    value = try .data(tag.selfClosing ? Data() : readData())
-                case .true, .false:
-                    if !tag.selfClosing {
-                        let content = try readText(closing: kind)
-                        guard content.allSatisfy(XMLByte.isWhitespace) else {
-                            throw fail("<\(kind.name)> must be empty", at: tag.offset)
+                let last = stack.count - 1
+                var held = false
+                if last >= 0, stack[last].heldUIDKey, stack[last].heldUID == nil {
+                    // The value of a first `CF$UID` key: an integer is held back (the
+                    // dictionary may be a UID); anything else releases the key first.
+                    if kind == .integer, !tag.selfClosing {
+                        let integer = try readInteger(tag)
+                        if case .signed(let n) = integer, n >= 0, n <= Int64(UInt32.max) {
+                            stack[last].heldUID = integer
+                            held = true
+                        } else {
+                            stack[last].heldUIDKey = false
+                            stack[last].pendingKey = sink.key("CF$UID")
+                            value = sink.integer(integer)
                         }
+                    } else {
+                        stack[last].heldUIDKey = false
+                        stack[last].pendingKey = sink.key("CF$UID")
                     }
-                    value = .bool(kind == .true)
-                case .plist:
-                    throw fail("unexpected nested <plist>", at: tag.offset)
+                }
+                if value == nil && !held {
+                    switch kind {
+                    case .dict, .array:
+                        // Empty forms count too, so the limit means the same for `<array/>`
+                        // and `<array></array>`.
+                        guard stack.count < maxDepth else {
+                            throw fail("nesting deeper than \(maxDepth) levels", at: tag.offset)
+                        }
+                        if tag.selfClosing {
+                            value = kind == .dict ? sink.dictionary(keys: [], values: []) : sink.array([])
+                        } else {
+                            stack.append(Frame(isDictionary: kind == .dict, offset: tag.offset))
+                        }
+                    case .string, .key:
+                        value = sink.string(try tag.selfClosing ? "" : readString(closing: kind))
+                    case .integer:
+                        value = sink.integer(try readInteger(tag))
+                    case .real:
+                        value = sink.real(try readReal(tag))
+                    case .date:
+                        value = sink.date(try readDate(tag))
+                    case .data:
+                        value = sink.data(try tag.selfClosing ? Data() : readData())
+                    case .true, .false:
+                        if !tag.selfClosing {
+                            let content = try readText(closing: kind)
+                            guard content.allSatisfy(XMLByte.isWhitespace) else {
+                                throw fail("<\(kind.name)> must be empty", at: tag.offset)
+                            }
+                        }
+                        value = sink.bool(kind == .true)
+                    case .plist:
+                        throw fail("unexpected nested <plist>", at: tag.offset)
+                    }
                 }
             }
 
             // 2. Attach a finished value to its parent, closing containers as their end
             //    tags come, until the next start tag (or the root is complete).
-            while true {
-                if let finished = value {
-                    guard !stack.isEmpty else { return finished }
-                    let last = stack.count - 1
-                    if stack[last].isDictionary {
-                        // The key position check above guarantees a pending key here.
-                        let key = stack[last].pendingKey ?? ""
-                        stack[last].entries.append(PropertyListEntry(key: key, value: finished))
-                        stack[last].pendingKey = nil
-                    } else {
-                        stack[last].items.append(finished)
-                    }
-                    value = nil
-                }
-                guard let top = stack.last else {
-                    throw fail("internal error: empty parse stack", at: i)
-                }
-                try skipMisc(allowDoctype: false)
-                let containerName = top.isDictionary ? "dict" : "array"
-                guard i < n else {
-                    throw fail("unexpected end of input, <\(containerName)> opened here is not closed", at: top.offset)
-                }
-                guard b[i] == XMLByte.lt else {
-                    throw fail("unexpected text inside <\(containerName)>", at: i)
-                }
-                if i + 1 < n && b[i + 1] == XMLByte.slash {
-                    if top.isDictionary && top.pendingKey != nil {
-                        throw fail("dictionary key without a value", at: top.pendingKeyOffset)
-                    }
-                    try parseCloseTag(expecting: top.isDictionary ? .dict : .array)
-                    guard let frame = stack.popLast() else {
-                        throw fail("internal error: empty parse stack", at: i)
-                    }
-                    value = frame.isDictionary ? Self.dictionaryOrUID(frame.entries) : .array(frame.items)
-                    continue
-                }
-                tag = try parseStartTag()
-                break
+            if let finished = value {
+                guard !stack.isEmpty else { return finished }
+                try attach(finished, to: &stack)
+            }
+            tag = try nextTagInContainer(&stack)
+            if stack.isEmpty, let root = rootValue {
+                return root
             }
         }
     }
 
-    /// A dictionary whose only entry is `CF$UID` with an integer in `0...UInt32.max` is
-    /// how XML spells a keyed-archive UID.
-    static func dictionaryOrUID(_ entries: [PropertyListEntry]) -> PropertyListValue {
-        if entries.count == 1, entries[0].key == "CF$UID", case .integer(let n) = entries[0].value,
-           n >= 0, n <= Int64(UInt32.max) {
-            return .uid(UInt64(n))
+    /// Adds a finished value to the innermost open container.
+    @inline(__always)
+    mutating func attach(_ finished: Sink.Value, to stack: inout [Frame<Sink.Value, Sink.Key>]) throws {
+        let last = stack.count - 1
+        if stack[last].isDictionary {
+            // The key position check guarantees a pending key here.
+            guard let key = stack[last].pendingKey else {
+                throw fail("internal error: dictionary value without a key", at: i)
+            }
+            stack[last].keys.append(key)
+            stack[last].items.append(finished)
+            stack[last].pendingKey = nil
+        } else {
+            stack[last].items.append(finished)
         }
-        return .dictionary(entries)
+    }
+
+    /// Gives a held `CF$UID` entry to the sink, once its dictionary turns out to have more.
+    @inline(__always)
+    mutating func flushHeldUID(_ frame: inout Frame<Sink.Value, Sink.Key>) {
+        guard frame.heldUIDKey, let held = frame.heldUID else { return }
+        frame.keys.append(sink.key("CF$UID"))
+        frame.items.append(sink.integer(held))
+        frame.heldUIDKey = false
+        frame.heldUID = nil
+    }
+
+    /// Skips to the next start tag inside the open containers, closing those whose end
+    /// tags come first (their values attached to their parents). When the outermost one
+    /// closes, its value is left in `rootValue` and the returned tag is a placeholder.
+    mutating func nextTagInContainer(_ stack: inout [Frame<Sink.Value, Sink.Key>]) throws -> StartTag {
+        while true {
+            let top = stack.count - 1
+            guard top >= 0 else {
+                throw fail("internal error: empty parse stack", at: i)
+            }
+            try skipMisc(allowDoctype: false)
+            let isDictionary = stack[top].isDictionary
+            let containerName = isDictionary ? "dict" : "array"
+            guard i < n else {
+                throw fail("unexpected end of input, <\(containerName)> opened here is not closed", at: stack[top].offset)
+            }
+            guard b[i] == XMLByte.lt else {
+                throw fail("unexpected text inside <\(containerName)>", at: i)
+            }
+            guard i + 1 < n && b[i + 1] == XMLByte.slash else {
+                return try parseStartTag()
+            }
+            if isDictionary && stack[top].hasPendingKey {
+                throw fail("dictionary key without a value", at: stack[top].pendingKeyOffset)
+            }
+            try parseCloseTag(expecting: isDictionary ? .dict : .array)
+            guard var frame = stack.popLast() else {
+                throw fail("internal error: empty parse stack", at: i)
+            }
+            let closed: Sink.Value
+            if frame.isDictionary, frame.keys.isEmpty, frame.heldUIDKey, case .signed(let n)? = frame.heldUID {
+                // `{CF$UID: n}` with n in 0...UInt32.max is how XML spells a keyed-archive UID.
+                closed = sink.uid(UInt64(n))
+            } else {
+                flushHeldUID(&frame)
+                closed = frame.isDictionary ? sink.dictionary(keys: frame.keys, values: frame.items) : sink.array(frame.items)
+            }
+            if stack.isEmpty {
+                rootValue = closed
+                return StartTag(tag: nil, nameRange: i..<i, selfClosing: true, offset: i)
+            }
+            try attach(closed, to: &stack)
+        }
     }
 
     // MARK: Text

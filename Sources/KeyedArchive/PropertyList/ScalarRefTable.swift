@@ -1,0 +1,109 @@
+/// A map from 64-bit scalar keys (integers, the bit patterns of reals and dates, UIDs) to
+/// object references, for uniquing scalars while writing.
+///
+/// Open addressing with linear probing over a power-of-two table kept at most half full.
+/// The bucket comes from a seeded SplitMix64 finalizer rather than `Hasher`, which costs
+/// several times more per lookup and dominated the writers' profiles. The seed is random
+/// per process, so keys chosen to collide (an XML archive being converted, for instance)
+/// cannot be computed in advance; the map's contents, and so every output, do not depend
+/// on it.
+struct ScalarRefTable {
+    private var keys: [UInt64]
+    /// The reference per slot; -1 marks an empty slot.
+    private var refs: [Int]
+    private var mask: Int
+    private(set) var count = 0
+    private let seed: UInt64
+
+    /// One random seed per process.
+    private static let processSeed = UInt64.random(in: .min ... .max)
+
+    init(capacity: Int = 16) {
+        var size = 16
+        while size / 2 < capacity { size <<= 1 }  // at most half full; size stays a power of two
+        keys = [UInt64](repeating: 0, count: size)
+        refs = [Int](repeating: -1, count: size)
+        mask = size - 1
+        seed = Self.processSeed
+    }
+
+    @inline(__always)
+    private func slot(for key: UInt64) -> Int {
+        var z = key ^ seed
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        z ^= z >> 31
+        return Int(truncatingIfNeeded: z) & mask
+    }
+
+    /// The reference stored for `key`, or nil.
+    @inline(__always)
+    func ref(for key: UInt64) -> Int? {
+        var index = slot(for: key)
+        // The table is never full (at most half), so the probe meets an empty slot.
+        while true {
+            let ref = refs[index]
+            if ref < 0 { return nil }
+            if keys[index] == key { return ref }
+            index = (index &+ 1) & mask
+        }
+    }
+
+    /// Stores `ref` (non-negative) for `key`, which the caller has just looked up and not found.
+    mutating func insert(_ key: UInt64, _ ref: Int) {
+        if (count + 1) * 2 > refs.count { grow() }
+        var index = slot(for: key)
+        while refs[index] >= 0 { index = (index &+ 1) & mask }
+        keys[index] = key
+        refs[index] = ref
+        count += 1
+    }
+
+    private mutating func grow() {
+        let oldKeys = keys, oldRefs = refs
+        let size = refs.count * 2
+        keys = [UInt64](repeating: 0, count: size)
+        refs = [Int](repeating: -1, count: size)
+        mask = size - 1
+        count = 0
+        for index in oldRefs.indices where oldRefs[index] >= 0 {
+            var slot = slot(for: oldKeys[index])
+            while refs[slot] >= 0 { slot = (slot &+ 1) & mask }
+            keys[slot] = oldKeys[index]
+            refs[slot] = oldRefs[index]
+            count += 1
+        }
+    }
+}
+
+/// A seeded 64-bit hash of bytes, eight at a time: the writers' uniquing tables use it in
+/// place of `Hasher` (several times slower on short keys). Not meant to resist an attacker
+/// who knows the seed; the seed is random per process and tables that see untrusted input
+/// fall back to `Dictionary` on a collision (see `BinaryPropertyListBuilder.data`).
+enum ByteHash {
+    /// A seeded 64-bit hash of `bytes`.
+    @inline(__always)
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+        var h = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+        guard let base = bytes.baseAddress else { return h ^ (h >> 29) }
+        let raw = UnsafeRawPointer(base)
+        let n = bytes.count
+        var i = 0
+        // `i + 8 <= n`: each 8-byte load lies inside the buffer.
+        while i + 8 <= n {
+            h = (h ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0xBF58_476D_1CE4_E5B9
+            h ^= h >> 31
+            i += 8
+        }
+        var tail: UInt64 = 0
+        while i < n {
+            tail = tail << 8 | UInt64(base[i])
+            i += 1
+        }
+        h = (h ^ tail) &* 0x94D0_49BB_1331_11EB
+        h ^= h >> 29
+        h = h &* 0xBF58_476D_1CE4_E5B9
+        return h ^ (h >> 32)
+    }
+
+}

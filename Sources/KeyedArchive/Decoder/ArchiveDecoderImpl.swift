@@ -49,6 +49,8 @@ final class ArchiveDecodingState {
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
+    /// The plist reference of the `$class` key string last matched (see `classFieldIndex(keys:)`).
+    @exclusivity(unchecked) var classKeyRef = -1
     /// What decoding needs to know about each type met (see `traits(of:)`).
     @exclusivity(unchecked) var traits: [ObjectIdentifier: DecodableTraits] = [:]
     /// Type names already printed in an error message (see `typeName(_:)`).

@@ -44,7 +44,7 @@ extension _ArchiveDecoder {
     func archivedClass(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList,
                        slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedClassChain? {
         try reading(slot, path()) {
-            guard let position = try fieldIndex(of: "$class", keys: keys) else { return nil }
+            guard let position = try classFieldIndex(keys: keys) else { return nil }
             guard let classUID = try document.uid(at: try plist.ref(values, position)), classUID != 0 else {
                 throw KeyedArchiveError("$class is not a UID of a class entry", objectIndex: slot.objectIndex, key: "$class")
             }

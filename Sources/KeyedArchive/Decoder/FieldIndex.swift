@@ -18,6 +18,20 @@ extension _ArchiveDecoder {
         return try largeFieldIndex(keys)[name]
     }
 
+    /// The position of `$class` among an object's keys. Writers store each key string once,
+    /// so after the first match the `$class` string's reference is compared first (an
+    /// integer, not bytes); a small object without it, or with another copy of the string,
+    /// is then scanned as usual, and a large one uses its index.
+    func classFieldIndex(keys: BinaryPropertyList.RefList) throws -> Int? {
+        let known = state.classKeyRef
+        if known >= 0, keys.count <= Self.scanLimit {
+            for i in 0..<keys.count where try plist.ref(keys, i) == known { return i }
+        }
+        guard let index = try fieldIndex(of: "$class", keys: keys) else { return nil }
+        state.classKeyRef = try plist.ref(keys, index)
+        return index
+    }
+
     /// The index of a large object's keys: stored key → position (the first of duplicates).
     func largeFieldIndex(_ keys: BinaryPropertyList.RefList) throws -> [String: Int] {
         if let index = state.fieldIndexes[keys.start] { return index }

@@ -191,13 +191,6 @@ struct ErrorText {
 
     /// Decimal digits of `value`, without an intermediate string.
     mutating func add(_ value: Int) {
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        let start = bytes.count
-        repeat {
-            bytes.append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0
-        bytes[start...].reverse()
+        bytes.appendDecimal(UInt64(value.magnitude), negative: value < 0)
     }
 }

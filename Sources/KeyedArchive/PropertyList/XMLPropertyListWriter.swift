@@ -111,23 +111,9 @@ struct XMLPlistOutput {
     }
 
     /// Appends the decimal digits of `value`, with no intermediate string.
+    @inline(__always)
     mutating func decimal(_ value: UInt64, negative: Bool = false) {
-        if negative { out.append(XMLByte.dash) }
-        if value < 10 {
-            out.append(XMLByte.zero &+ UInt8(truncatingIfNeeded: value))
-            return
-        }
-        // 20 digits hold UInt64.max; the digits are produced backwards into a stack buffer.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
-            var position = 20
-            var rest = value
-            while rest > 0 {
-                position -= 1  // at most 20 iterations: UInt64.max has 20 digits, so position stays >= 0
-                buffer[position] = XMLByte.zero &+ UInt8(truncatingIfNeeded: rest % 10)
-                rest /= 10
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[position..<20]))
-        }
+        out.appendDecimal(value, negative: negative)
     }
 
     @inline(__always)

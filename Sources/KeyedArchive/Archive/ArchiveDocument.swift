@@ -107,7 +107,7 @@ struct ArchiveDocument: Sendable {
     /// The UID stored at plist reference `ref`, or `nil` when the object there is not a UID.
     @inline(__always)
     func uid(at ref: Int) throws -> Int? {
-        guard case .uid(let value) = try plist.object(ref) else { return nil }
+        guard let value = try plist.uid(ref) else { return nil }
         guard value < UInt64(objects.count) else {
             throw KeyedArchiveError("UID \(value) is out of range (\(objects.count) objects)")
         }

@@ -103,7 +103,7 @@ extension _ArchiveDecoder {
             }
         case .dictionary:
             return try withObject(uid, at: path) {
-                let (layout, _) = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>.layout(of: slot, decoder: self, path: path)
+                let (layout, _) = try ArchiveKeyedLayout.open(slot, decoder: self, path: path)
                 guard case .dictionary(let keys, let values) = layout else {
                     throw corrupted(at: path, slot: slot, "NSDictionary without NS.keys and NS.objects")
                 }

@@ -45,14 +45,23 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var sharedStrings: [Int: String] = [:]
     @exclusivity(unchecked) var sharedData: [Int: Data] = [:]
     /// Class chains already read, by class-entry UID.
-    @exclusivity(unchecked) var classChains: [Int: ArchivedClassChain] = [:]
+    /// (A seeded table of positions in `classChainList`: cheaper per object than `Hasher`.)
+    @exclusivity(unchecked) var classChains = ScalarRefTable()
+    @exclusivity(unchecked) var classChainList: [ArchivedClassChain] = []
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
     /// The plist reference of the `$class` key string last matched (see `classFieldIndex(keys:)`).
     @exclusivity(unchecked) var classKeyRef = -1
+    /// Key-reference caches by CodingKey type (the metatype's address → index in `keyRefCaches`).
+    @exclusivity(unchecked) var keyRefCacheIndex = ScalarRefTable()
+    @exclusivity(unchecked) var keyRefCaches: [KeyRefCache] = []
+    /// The same for the field names of Foundation layouts (see `fieldIndex(of:keys:)`).
+    let namedKeyRefs = KeyRefCache()
     /// What decoding needs to know about each type met (see `traits(of:)`).
-    @exclusivity(unchecked) var traits: [ObjectIdentifier: DecodableTraits] = [:]
+    /// (Metatype address → position in `traitList`.)
+    @exclusivity(unchecked) var traits = ScalarRefTable()
+    @exclusivity(unchecked) var traitList: [DecodableTraits] = []
     /// Type names already printed in an error message (see `typeName(_:)`).
     @exclusivity(unchecked) var typeNames: [ObjectIdentifier: String] = [:]
 
@@ -95,11 +104,14 @@ final class _ArchiveDecoder: Decoder {
     @exclusivity(unchecked) var fieldHint = 0
 
     var codingPath: [any CodingKey] { codingPath(of: pathNode) }
-    var plist: BinaryPropertyList { document.plist }
+    /// The document's property list, stored (not computed) so that reading it borrows
+    /// rather than copies, which would retain and release its bytes on every access.
+    let plist: BinaryPropertyList
 
     init(document: ArchiveDocument, state: ArchiveDecodingState, userInfo: [CodingUserInfoKey: Any],
          slot: ArchiveSlot, path: CodingPathNode) {
         self.document = document
+        self.plist = document.plist
         self.state = state
         self.userInfo = userInfo
         self.slot = slot
@@ -178,13 +190,21 @@ final class _ArchiveDecoder: Decoder {
     func reading<R>(_ slot: ArchiveSlot, _ path: @autoclosure () -> CodingPathNode, _ body: () throws -> R) throws -> R {
         do {
             return try body()
-        } catch let error as DecodingError {
-            throw error
-        } catch let error as KeyedArchiveError {
-            throw corrupted(at: path(), slot: error.objectIndex.map { .uid($0) } ?? slot, error.message, underlying: error)
         } catch {
-            throw corrupted(at: path(), slot: slot, "\(error)", underlying: error)
+            throw readingFailure(error, slot: slot, at: path())
         }
+    }
+
+    /// What ``reading(_:_:_:)`` throws for `error`: a `DecodingError` as it is, anything
+    /// else as `dataCorrupted` at `path` (for callers that cannot use a closure: one that
+    /// captures a generic container copies it, retains included).
+    @inline(never)
+    func readingFailure(_ error: any Error, slot: ArchiveSlot, at path: CodingPathNode) -> any Error {
+        if let error = error as? DecodingError { return error }
+        if let error = error as? KeyedArchiveError {
+            return corrupted(at: path, slot: error.objectIndex.map { .uid($0) } ?? slot, error.message, underlying: error)
+        }
+        return corrupted(at: path, slot: slot, "\(error)", underlying: error)
     }
 
     /// Whether a slot is nil: UID 0, or an NSNull object (how NSArray and NSDictionary,
@@ -245,10 +265,10 @@ final class _ArchiveDecoder: Decoder {
         let traits = self.traits(of: T.self)
         if let optional = traits.optional {
             // nil, or the wrapped type decoded here with all its checks (identity, strict names).
-            return try cast(try optional._archiveDecode(from: self, slot: slot, at: path(), inPlace: false), to: T.self, at: path())
+            return try optional._archiveDecode(as: T.self, from: self, slot: slot, at: path(), inPlace: false)
         }
         if traits.entersItself, let special = traits.special {
-            return try cast(try special._archiveDecode(from: self, slot: slot, at: path()), to: T.self, at: path())
+            return try special._archiveDecode(as: T.self, from: self, slot: slot, at: path())
         }
         switch slot {
         case .uid(let uid) where uid != 0:
@@ -275,8 +295,12 @@ final class _ArchiveDecoder: Decoder {
     /// Decodes `T` from a slot that is already entered: through its Foundation layout, or `init(from:)`.
     @inline(__always)
     func decodeValue<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
-        if let special = traits(of: T.self).special {
-            return try cast(try special._archiveDecode(from: self, slot: slot, at: path()), to: T.self, at: path())
+        let traits = traits(of: T.self)
+        if let special = traits.special {
+            return try special._archiveDecode(as: T.self, from: self, slot: slot, at: path())
+        }
+        if let array = traits.array {
+            return try array._archiveDecodeArray(as: T.self, from: self, slot: slot, at: path())
         }
         return try decodeComposite(T.self, from: slot, at: path())
     }
@@ -289,7 +313,7 @@ final class _ArchiveDecoder: Decoder {
         let slot = self.slot
         let traits = self.traits(of: T.self)
         if let optional = traits.optional {
-            return try cast(try optional._archiveDecode(from: self, slot: slot, at: path, inPlace: true), to: T.self, at: path)
+            return try optional._archiveDecode(as: T.self, from: self, slot: slot, at: path, inPlace: true)
         }
         guard state.depth < state.maxDepth else {
             throw corrupted(at: path, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
@@ -316,7 +340,9 @@ final class _ArchiveDecoder: Decoder {
         return try T(from: self)
     }
 
-    @inline(__always)
+    /// A shared instance as `T`. Out of line: the `as? T` needs `Optional<T>`'s metadata,
+    /// a runtime lookup that would otherwise be paid on every `unbox`, cast or not.
+    @inline(never)
     func cast<T>(_ value: Any, to type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
         guard let typed = value as? T else {
             throw DecodingError.typeMismatch(T.self, DecodingError.Context(
@@ -329,13 +355,15 @@ final class _ArchiveDecoder: Decoder {
     /// answer is a runtime conformance check, dearer than a dictionary lookup.
     @inline(__always)
     func traits(of type: Any.Type) -> DecodableTraits {
-        let id = ObjectIdentifier(type)
-        if let known = state.traits[id] { return known }
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+        if let known = state.traits.ref(for: address) { return state.traitList[known] }
         let special = type as? any _ArchiveSpecialDecodable.Type
         let traits = DecodableTraits(optional: type as? any _ArchiveOptionalDecodable.Type, special: special,
+                                     array: type as? any _ArchiveArrayDecodable.Type,
                                      entersItself: special?._archiveEntersItself ?? false,
                                      isClass: type is AnyClass, hasClassName: Self.hasClassName(type))
-        state.traits[id] = traits
+        state.traits.insert(address, state.traitList.count)
+        state.traitList.append(traits)
         return traits
     }
 
@@ -390,6 +418,8 @@ struct DecodableTraits {
     let optional: (any _ArchiveOptionalDecodable.Type)?
     /// The type as one with a Foundation layout of its own.
     let special: (any _ArchiveSpecialDecodable.Type)?
+    /// The type as `Array` (read element by element without `init(from:)`'s detours).
+    let array: (any _ArchiveArrayDecodable.Type)?
     /// Whether the special type enters its object itself (depth, cycles, identity).
     let entersItself: Bool
     /// Whether instances are shared by UID (class identity).
@@ -401,6 +431,17 @@ struct DecodableTraits {
 /// `Optional`, decoded as nil or as its wrapped type with all of that type's checks.
 protocol _ArchiveOptionalDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> Self
+}
+
+extension _ArchiveOptionalDecodable {
+    /// Decodes `Self` for a caller that knows it as `T` (its traits were found for `T`,
+    /// so `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
+    @inline(__always)
+    static func _archiveDecode<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> T {
+        let value = try _archiveDecode(from: decoder, slot: slot, at: path(), inPlace: inPlace)
+        guard T.self == Self.self else { return try decoder.cast(value, to: T.self, at: path()) }
+        return unsafeBitCast(value, to: T.self)
+    }
 }
 
 extension Optional: _ArchiveOptionalDecodable where Wrapped: Decodable {

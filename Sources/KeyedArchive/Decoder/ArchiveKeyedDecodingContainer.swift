@@ -4,63 +4,24 @@ import Foundation
 ///
 /// Keys are found by comparing the stored key bytes in place; no dictionary is built
 /// and no `String` is made for the keys that do not match.
+///
+/// Its state is one class instance: `KeyedDecodingContainer` copies the container on every
+/// call, so one reference to retain beats several.
 struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-    /// The two layouts a keyed value has in real archives.
-    enum Layout {
-        /// An object's own dictionary: keys are strings, values inline or UIDs.
-        case fields(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
-        /// NSDictionary: `NS.keys` and `NS.objects`, both arrays of UIDs.
-        case dictionary(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
-    }
+    let core: ArchiveKeyedContainerCore
 
-    let decoder: _ArchiveDecoder
-    let layout: Layout
-    let uid: Int
-    let path: CodingPathNode
+    var decoder: _ArchiveDecoder { core.decoder }
+    var layout: ArchiveKeyedLayout { core.layout }
+    var uid: Int { core.uid }
+    var path: CodingPathNode { core.path }
+    var keyRefs: KeyRefCache { core.keyRefs }
 
     var codingPath: [any CodingKey] { decoder.codingPath(of: path) }
 
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
-        self.decoder = decoder
-        self.path = path
-        (layout, uid) = try Self.layout(of: slot, decoder: decoder, path: path)
-    }
-
-    /// Opens the object at `slot` as a keyed value: an NSDictionary's entries, or any other
-    /// object's (or inline dictionary's) fields. Foundation collections that are not
-    /// dictionaries (NSArray, NSSet…) are not keyed values, and NSString, NSData and NSDate
-    /// objects are not a `Dictionary` (`asDictionary`) of their fields.
-    static func layout(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, asDictionary: Bool = false) throws -> (Layout, Int) {
-        let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path)
-        guard case .dictionary(let keys, let values) = object else {
-            throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
-        }
-        let uid = slot.objectIndex
-        guard case .uid = slot else { return (.fields(keys: keys, values: values), uid) }
-        guard let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else {
-            throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object",
-                                    underlying: KeyedArchiveError("object has no $class, so it is not an archived object", objectIndex: uid, key: "$class"))
-        }
-        switch chain.keyedLayout {
-        case .fields: return (.fields(keys: keys, values: values), uid)
-        case .foundationValue where !asDictionary: return (.fields(keys: keys, values: values), uid)
-        case .notKeyed, .foundationValue: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
-        case .dictionary: break
-        }
-        let plist = decoder.plist
-        return try decoder.reading(slot, path) {
-            guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),
-                  let objectsIndex = try decoder.fieldIndex(of: "NS.objects", keys: keys),
-                  case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
-                  case .array(let objectList) = try plist.object(try plist.ref(values, objectsIndex))
-            else {
-                throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
-            }
-            guard keyList.count == objectList.count else {
-                throw decoder.corrupted(at: path, slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
-            }
-            return (.dictionary(keys: keyList, values: objectList), uid)
-        }
+        let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path)
+        core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path,
+                                         keyRefs: decoder.keyRefCache(for: Key.self))
     }
 
     // MARK: - Finding keys
@@ -68,12 +29,15 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// The slot of `key`, or nil when the object has no such key.
     @inline(__always)
     func find(_ key: Key) throws -> ArchiveSlot? {
-        try decoder.reading(.uid(uid), path.appending(key)) { try find(stringValue: key.stringValue) }
+        do {
+            return try find(stringValue: key.stringValue)
+        } catch {
+            throw decoder.readingFailure(error, slot: .uid(uid), at: path.appending(key))
+        }
     }
 
     private func find(stringValue: String) throws -> ArchiveSlot? {
         if decoder.state.options.convertsKeys, Key.self != ArchiveCodingKey.self { return try findConverted(stringValue) }
-        let plist = decoder.plist
         switch layout {
         case .fields(let keys, let values):
             // A user key that begins with `$` is stored escaped (`$$0`) by Foundation and by
@@ -81,31 +45,35 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             guard let index = try fieldPosition(ArchiveKeyEscaping.escape(stringValue), keys: keys)
                     ?? (stringValue.utf8.first == 0x24 && stringValue != "$class" ? fieldPosition(stringValue, keys: keys) : nil)
             else { return nil }
-            return try decoder.slot(forValueAt: try plist.ref(values, index), owner: uid)
+            return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
         case .dictionary(let keys, let values):
             guard let index = try entryPosition(stringValue, keys: keys) else { return nil }
-            return try decoder.slot(forValueAt: try plist.ref(values, index), owner: uid)
+            return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
         }
     }
 
     /// The position of a stored field name. Small objects are scanned from where the last
-    /// match left off (fields are usually read in the order they were written); large ones
-    /// use the decode's index of their keys.
+    /// match left off (fields are usually read in the order they were written), first for
+    /// the key string this Key type matched before (by reference), then byte by byte;
+    /// large ones use the decode's index of their keys.
     private func fieldPosition(_ stored: String, keys: BinaryPropertyList.RefList) throws -> Int? {
         let count = keys.count
         guard count > 0 else { return nil }
         guard count <= _ArchiveDecoder.scanLimit else { return try decoder.largeFieldIndex(keys)[stored] }
-        let plist = decoder.plist
-        var stored = stored
-        var index = decoder.fieldHint < count ? decoder.fieldHint : 0
-        let found: Int? = try stored.withUTF8 { utf8 in
+        let start = decoder.fieldHint < count ? decoder.fieldHint : 0
+        if let expected = keyRefs.ref(for: stored) {
+            var index = start
             for _ in 0..<count {
-                if try plist.stringEquals(try plist.ref(keys, index), utf8: utf8) { return index }
+                if try decoder.plist.ref(keys, index) == expected {
+                    decoder.fieldHint = index + 1
+                    return index
+                }
                 index = index + 1 == count ? 0 : index + 1
             }
-            return nil
         }
-        if let found { decoder.fieldHint = found + 1 }
+        guard let found = try decoder.scanKeys(keys, for: stored, from: start) else { return nil }
+        decoder.fieldHint = found + 1
+        keyRefs.record(stored, ref: try decoder.plist.ref(keys, found))
         return found
     }
 
@@ -251,16 +219,20 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     // `decodeIfPresent` looks the key up once (the default implementation does it three times).
 
     func decodeIfPresent(_ type: Bool.Type, forKey key: Key) throws -> Bool? {
-        try present(key).map { try decoder.unboxBool(from: $0, at: path.appending(key)) }
+        guard let slot = try present(key) else { return nil }
+        return try decoder.unboxBool(from: slot, at: path.appending(key))
     }
     func decodeIfPresent(_ type: String.Type, forKey key: Key) throws -> String? {
-        try present(key).map { try decoder.unboxString(from: $0, at: path.appending(key)) }
+        guard let slot = try present(key) else { return nil }
+        return try decoder.unboxString(from: slot, at: path.appending(key))
     }
     func decodeIfPresent(_ type: Double.Type, forKey key: Key) throws -> Double? {
-        try present(key).map { try decoder.unboxDouble(from: $0, at: path.appending(key)) }
+        guard let slot = try present(key) else { return nil }
+        return try decoder.unboxDouble(from: slot, at: path.appending(key))
     }
     func decodeIfPresent(_ type: Float.Type, forKey key: Key) throws -> Float? {
-        try present(key).map { try decoder.unboxFloat(from: $0, at: path.appending(key)) }
+        guard let slot = try present(key) else { return nil }
+        return try decoder.unboxFloat(from: slot, at: path.appending(key))
     }
     func decodeIfPresent(_ type: Int.Type, forKey key: Key) throws -> Int? { try optionalInteger(type, key) }
     func decodeIfPresent(_ type: Int8.Type, forKey key: Key) throws -> Int8? { try optionalInteger(type, key) }
@@ -273,7 +245,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decodeIfPresent(_ type: UInt32.Type, forKey key: Key) throws -> UInt32? { try optionalInteger(type, key) }
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalInteger(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
-        try present(key).map { try decoder.unbox(type, from: $0, at: path.appending(key)) }
+        guard let slot = try present(key) else { return nil }
+        return try decoder.unbox(type, from: slot, at: path.appending(key))
     }
 
     /// The slot of `key` unless it is missing or nil.
@@ -285,7 +258,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     @inline(__always)
     func optionalInteger<T: FixedWidthInteger>(_ type: T.Type, _ key: Key) throws -> T? {
-        try present(key).map { try decoder.unboxInteger(type, from: $0, at: path.appending(key)) }
+        guard let slot = try present(key) else { return nil }
+        return try decoder.unboxInteger(type, from: slot, at: path.appending(key))
     }
 
     // MARK: - Nesting
@@ -305,5 +279,23 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
         decoder.subDecoder(slot: try find(key) ?? .uid(0), path: path.appending(key))
+    }
+}
+
+/// The state of an ``ArchiveKeyedDecodingContainer``, whatever its Key type.
+final class ArchiveKeyedContainerCore {
+    let decoder: _ArchiveDecoder
+    let layout: ArchiveKeyedLayout
+    let uid: Int
+    let path: CodingPathNode
+    /// The key strings' references this Key type matched before (see `KeyRefCache`).
+    let keyRefs: KeyRefCache
+
+    init(decoder: _ArchiveDecoder, layout: ArchiveKeyedLayout, uid: Int, path: CodingPathNode, keyRefs: KeyRefCache) {
+        self.decoder = decoder
+        self.layout = layout
+        self.uid = uid
+        self.path = path
+        self.keyRefs = keyRefs
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 
 /// The class of an archived object: its `$classname` and `$classes` chain (most specific
 /// first), read once per class entry and decode.
-struct ArchivedClassChain: Sendable {
+final class ArchivedClassChain: Sendable {
     let name: String
     let classes: [String]
     /// How a keyed container reads the object, worked out once per class entry: the
@@ -48,10 +48,11 @@ extension _ArchiveDecoder {
             guard let classUID = try document.uid(at: try plist.ref(values, position)), classUID != 0 else {
                 throw KeyedArchiveError("$class is not a UID of a class entry", objectIndex: slot.objectIndex, key: "$class")
             }
-            if let known = state.classChains[classUID] { return known }
+            if let known = state.classChains.ref(for: UInt64(classUID)) { return state.classChainList[known] }
             let entry = try document.classEntry(classUID, usedBy: slot.objectIndex)
             let chain = ArchivedClassChain(name: entry.name, classes: entry.classes)
-            state.classChains[classUID] = chain
+            state.classChains.insert(UInt64(classUID), state.classChainList.count)
+            state.classChainList.append(chain)
             return chain
         }
     }

@@ -10,12 +10,17 @@ extension _ArchiveDecoder {
     /// O(1) per lookup: a small object is scanned (at most ``scanLimit`` comparisons); a
     /// large one is indexed once, the index charged to the work budget, and reused for every
     /// later lookup in the same object, however many places share it.
+    /// The names asked for here are the Foundation layouts' (`NS.time`, `NS.objects`…): the
+    /// key strings they matched are remembered by reference, as for a CodingKey type's.
     func fieldIndex(of name: String, keys: BinaryPropertyList.RefList) throws -> Int? {
-        if keys.count <= Self.scanLimit {
-            for i in 0..<keys.count where try plist.stringEquals(try plist.ref(keys, i), name) { return i }
-            return nil
+        guard keys.count <= Self.scanLimit else { return try largeFieldIndex(keys)[name] }
+        let known = state.namedKeyRefs
+        if let expected = known.ref(for: name) {
+            for i in 0..<keys.count where try plist.ref(keys, i) == expected { return i }
         }
-        return try largeFieldIndex(keys)[name]
+        guard let index = try scanKeys(keys, for: name, from: 0) else { return nil }
+        known.record(name, ref: try plist.ref(keys, index))
+        return index
     }
 
     /// The position of `$class` among an object's keys. Writers store each key string once,
@@ -30,6 +35,35 @@ extension _ArchiveDecoder {
         guard let index = try fieldIndex(of: "$class", keys: keys) else { return nil }
         state.classKeyRef = try plist.ref(keys, index)
         return index
+    }
+
+    /// The position of the key string `name` in a small object's `keys`, comparing bytes,
+    /// starting at `start` and wrapping around.
+    func scanKeys(_ keys: BinaryPropertyList.RefList, for name: String, from start: Int) throws -> Int? {
+        let count = keys.count
+        var name = name
+        return try name.withUTF8 { utf8 in
+            var index = start
+            for _ in 0..<count {
+                if try plist.stringEquals(try plist.ref(keys, index), utf8: utf8) { return index }
+                index = index + 1 == count ? 0 : index + 1
+            }
+            return nil
+        }
+    }
+
+    /// The key-reference cache of a CodingKey type, its cursor at the first field.
+    func keyRefCache(for type: Any.Type) -> KeyRefCache {
+        let address = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
+        if let index = state.keyRefCacheIndex.ref(for: address) {
+            let cache = state.keyRefCaches[index]
+            cache.cursor = 0
+            return cache
+        }
+        let cache = KeyRefCache()
+        state.keyRefCacheIndex.insert(address, state.keyRefCaches.count)
+        state.keyRefCaches.append(cache)
+        return cache
     }
 
     /// The index of a large object's keys: stored key → position (the first of duplicates).
@@ -56,5 +90,52 @@ extension _ArchiveDecoder {
     @inline(never)
     func budgetExhausted() -> KeyedArchiveError {
         KeyedArchiveError("the archive expands to more work than the decoder's limit (ArchiveDecoder.Limits.maxObjectVisits: shared objects referenced from too many places, or too many keys)")
+    }
+}
+
+/// The plist references of the key strings one CodingKey type has matched, in the order
+/// they were asked for. Writers store each key string once, so the next object of the same
+/// type almost always holds the same references: finding a field is then comparing
+/// integers, not bytes. Only ever a hint: a reference not among an object's keys falls
+/// back to comparing bytes, so archives whose key strings are not shared read the same.
+final class KeyRefCache {
+    /// Keys remembered per type, at most (dynamic keys stop being remembered).
+    static let limit = 32
+    @exclusivity(unchecked) private var names: [String] = []
+    @exclusivity(unchecked) private var refs: [Int] = []
+    /// Where the next key is expected.
+    @exclusivity(unchecked) var cursor = 0
+
+    /// The reference last matched for `name`, if any (looked for at the cursor first).
+    @inline(__always)
+    func ref(for name: String) -> Int? {
+        let position = cursor
+        if position < names.count, names[position] == name {
+            cursor = position + 1
+            return refs[position]
+        }
+        return refMissed(name)
+    }
+
+    @inline(never)
+    private func refMissed(_ name: String) -> Int? {
+        for index in names.indices where names[index] == name {
+            cursor = index + 1
+            return refs[index]
+        }
+        return nil
+    }
+
+    /// Remembers that `name` matched the key string at plist reference `ref`.
+    func record(_ name: String, ref: Int) {
+        for index in names.indices where names[index] == name {
+            refs[index] = ref
+            cursor = index + 1
+            return
+        }
+        guard names.count < Self.limit else { return }
+        names.append(name)
+        refs.append(ref)
+        cursor = names.count
     }
 }

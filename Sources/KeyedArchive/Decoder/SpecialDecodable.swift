@@ -11,6 +11,15 @@ protocol _ArchiveSpecialDecodable {
 
 extension _ArchiveSpecialDecodable {
     static var _archiveEntersItself: Bool { false }
+
+    /// Decodes `Self` for a caller that knows it as `T` (its traits were found for `T`,
+    /// so `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
+    @inline(__always)
+    static func _archiveDecode<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        let value = try _archiveDecode(from: decoder, slot: slot, at: path())
+        guard T.self == Self.self else { return try decoder.cast(value, to: T.self, at: path()) }
+        return unsafeBitCast(value, to: T.self)
+    }
 }
 
 extension String: _ArchiveSpecialDecodable {
@@ -271,7 +280,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
             }
             return result
         }
-        let (layout, _) = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>.layout(of: slot, decoder: decoder, path: path, asDictionary: true)
+        let (layout, _) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path, asDictionary: true)
         switch layout {
         case .dictionary(let keys, let values):
             result.reserveCapacity(keys.count)

@@ -86,11 +86,19 @@ public struct BinaryPropertyList: Sendable {
     /// Reads an unsigned big-endian integer of `size` (≤ 8) bytes; the caller checked the range.
     @inline(__always)
     static func readBigEndian(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
-        var value: UInt64 = 0
-        for i in position..<(position + size) {
-            value = value << 8 | UInt64(bytes[i])
+        // The widths references and offsets almost always have, without a loop.
+        switch size {
+        case 1:
+            return UInt64(bytes[position])
+        case 2:
+            return UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+        default:
+            var value: UInt64 = 0
+            for i in position..<(position + size) {
+                value = value << 8 | UInt64(bytes[i])
+            }
+            return value
         }
-        return value
     }
 
     // MARK: - Shallow access
@@ -196,18 +204,7 @@ public struct BinaryPropertyList: Sendable {
             default: return .utf16String(range)
             }
         case 0x8:
-            let size = info + 1
-            guard start + 1 + size <= end else {
-                throw PropertyListError("object \(ref): UID runs past the object area")
-            }
-            if size > 8 {
-                // A 9…16-byte UID is accepted when its high bytes are zero.
-                for i in (start + 1)..<(start + 1 + size - 8) where bytes[i] != 0 {
-                    throw PropertyListError("object \(ref): UID is larger than 64 bits")
-                }
-                return .uid(Self.readBigEndian(bytes, at: start + 1 + size - 8, size: 8))
-            }
-            return .uid(Self.readBigEndian(bytes, at: start + 1, size: size))
+            return .uid(try uidBody(start: start, info: info, ref: ref))
         case 0xA, 0xC:
             let (count, body) = try lengthAndBody(start: start, info: info, ref: ref)
             guard count <= (end - body) / refSize else {
@@ -224,6 +221,34 @@ public struct BinaryPropertyList: Sendable {
         default:
             throw PropertyListError("object \(ref): unknown marker 0x\(String(marker, radix: 16))")
         }
+    }
+
+    /// The value of object `ref` when it is a UID, else nil: what `object(_:)` reads for
+    /// a UID, without parsing any other kind of object (the commonest question a decoder
+    /// asks of a field's value).
+    @inline(__always)
+    func uid(_ ref: Int) throws -> UInt64? {
+        let start = try offset(of: ref)
+        let marker = bytes[start]
+        guard marker >> 4 == 0x8 else { return nil }
+        return try uidBody(start: start, info: Int(marker & 0x0F), ref: ref)
+    }
+
+    /// The body of a UID object (`0x8n`, n + 1 bytes) at `start`.
+    @inline(__always)
+    private func uidBody(start: Int, info: Int, ref: Int) throws -> UInt64 {
+        let size = info + 1
+        guard start + 1 + size <= offsetTableStart else {
+            throw PropertyListError("object \(ref): UID runs past the object area")
+        }
+        if size > 8 {
+            // A 9…16-byte UID is accepted when its high bytes are zero.
+            for i in (start + 1)..<(start + 1 + size - 8) where bytes[i] != 0 {
+                throw PropertyListError("object \(ref): UID is larger than 64 bits")
+            }
+            return Self.readBigEndian(bytes, at: start + 1 + size - 8, size: 8)
+        }
+        return Self.readBigEndian(bytes, at: start + 1, size: size)
     }
 
     /// Reads an integer object (`0x1n`) at `start`: 1, 2 and 4 bytes unsigned, 8 and 16

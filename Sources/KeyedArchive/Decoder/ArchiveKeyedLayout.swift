@@ -1,0 +1,47 @@
+import Foundation
+
+/// The two layouts a keyed value has in real archives. Not nested in the (generic) keyed
+/// container: a generic nested type's metadata is a runtime lookup on every use.
+enum ArchiveKeyedLayout {
+    /// An object's own dictionary: keys are strings, values inline or UIDs.
+    case fields(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
+    /// NSDictionary: `NS.keys` and `NS.objects`, both arrays of UIDs.
+    case dictionary(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
+
+    /// Opens the object at `slot` as a keyed value: an NSDictionary's entries, or any other
+    /// object's (or inline dictionary's) fields. Foundation collections that are not
+    /// dictionaries (NSArray, NSSet…) are not keyed values, and NSString, NSData and NSDate
+    /// objects are not a `Dictionary` (`asDictionary`) of their fields.
+    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, asDictionary: Bool = false) throws -> (ArchiveKeyedLayout, Int) {
+        let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path)
+        guard case .dictionary(let keys, let values) = object else {
+            throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+        }
+        let uid = slot.objectIndex
+        guard case .uid = slot else { return (.fields(keys: keys, values: values), uid) }
+        guard let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else {
+            throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object",
+                                    underlying: KeyedArchiveError("object has no $class, so it is not an archived object", objectIndex: uid, key: "$class"))
+        }
+        switch chain.keyedLayout {
+        case .fields: return (.fields(keys: keys, values: values), uid)
+        case .foundationValue where !asDictionary: return (.fields(keys: keys, values: values), uid)
+        case .notKeyed, .foundationValue: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+        case .dictionary: break
+        }
+        let plist = decoder.plist
+        return try decoder.reading(slot, path) {
+            guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),
+                  let objectsIndex = try decoder.fieldIndex(of: "NS.objects", keys: keys),
+                  case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
+                  case .array(let objectList) = try plist.object(try plist.ref(values, objectsIndex))
+            else {
+                throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
+            }
+            guard keyList.count == objectList.count else {
+                throw decoder.corrupted(at: path, slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
+            }
+            return (.dictionary(keys: keyList, values: objectList), uid)
+        }
+    }
+}

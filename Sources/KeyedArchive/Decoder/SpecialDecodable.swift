@@ -77,35 +77,41 @@ extension _ArchiveDecoder {
 
     /// A required field of a Foundation object.
     func requiredField<T>(_ name: String, of type: T.Type, keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList,
-                          slot: ArchiveSlot, path: CodingPathNode) throws -> ArchiveSlot {
+                          slot: ArchiveSlot, path: @autoclosure () -> CodingPathNode) throws -> ArchiveSlot {
         guard let field = try field(name, keys: keys, values: values, owner: slot.objectIndex) else {
-            throw corrupted(at: path, slot: slot, "\(T.self) needs the field \(name), which object \(slot.objectIndex) does not have")
+            throw corrupted(at: path(), slot: slot, "\(T.self) needs the field \(name), which object \(slot.objectIndex) does not have")
         }
         return field
     }
 
     /// Bytes: plain data, or the `NS.data` (`NS.bytes`) of an NSData / NSMutableData object.
     func unboxData(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Data {
-        let object = try self.object(in: slot, expecting: Data.self, at: path)
+        plainData(try dataRange(from: slot, at: path))
+    }
+
+    /// Where the bytes of a data value are in the file: a plain data object, or the
+    /// `NS.data` of an NSData / NSMutableData object.
+    func dataRange(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Range<Int> {
+        let object = try self.object(in: slot, expecting: Data.self, at: path())
         switch object {
         case .data(let range):
-            return plainData(range)
+            return range
         case .dictionary(let keys, let values):
-            guard let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path),
+            guard let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path()),
                   chain.contains(anyOf: FoundationClassNames.data) else { break }
-            guard let inner = try reading(slot, path, {
+            guard let inner = try reading(slot, path(), {
                 try field("NS.data", keys: keys, values: values, owner: slot.objectIndex)
                     ?? field("NS.bytes", keys: keys, values: values, owner: slot.objectIndex)
             }) else {
-                throw corrupted(at: path, slot: slot, "\(chain.name) needs the field NS.data, which object \(slot.objectIndex) does not have")
+                throw corrupted(at: path(), slot: slot, "\(chain.name) needs the field NS.data, which object \(slot.objectIndex) does not have")
             }
-            let leaf = try leafObject(inner, expecting: Data.self, at: path)
-            guard case .data(let range) = leaf else { throw typeMismatch(Data.self, found: leaf, slot: inner, at: path) }
-            return plainData(range)
+            let leaf = try leafObject(inner, expecting: Data.self, at: path())
+            guard case .data(let range) = leaf else { throw typeMismatch(Data.self, found: leaf, slot: inner, at: path()) }
+            return range
         default:
             break
         }
-        throw typeMismatch(Data.self, found: object, slot: slot, at: path)
+        throw typeMismatch(Data.self, found: object, slot: slot, at: path())
     }
 
     /// The bytes of a plain data object; long ones are copied once per object.
@@ -128,20 +134,19 @@ extension Data: _ArchiveSpecialDecodable {
 extension Date: _ArchiveSpecialDecodable {
     /// NSDate's `{NS.time}`, or a plist date.
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Date {
-        let path = path()
-        let object = try decoder.object(in: slot, expecting: Date.self, at: path)
-        if !decoder.state.options.readsNSDate { return try decoder.decodeDateWithStrategy(from: slot, at: path) }
-        return try decoder.reading(slot, path) {
+        let object = try decoder.object(in: slot, expecting: Date.self, at: path())
+        if !decoder.state.options.readsNSDate { return try decoder.decodeDateWithStrategy(from: slot, at: path()) }
+        return try decoder.reading(slot, path()) {
             switch object {
             case .date(let seconds):
                 return Date(timeIntervalSinceReferenceDate: seconds)
             case .dictionary:
-                let (keys, values) = try decoder.foundationObject(Date.self, classes: FoundationClassNames.date, object: object, at: slot, path: path)
-                let time = try decoder.requiredField("NS.time", of: Date.self, keys: keys, values: values, slot: slot, path: path)
-                _ = try decoder.leafObject(time, expecting: Double.self, at: path)
-                return Date(timeIntervalSinceReferenceDate: try decoder.unboxDouble(from: time, at: path))
+                let (keys, values) = try decoder.foundationObject(Date.self, classes: FoundationClassNames.date, object: object, at: slot, path: path())
+                let time = try decoder.requiredField("NS.time", of: Date.self, keys: keys, values: values, slot: slot, path: path())
+                _ = try decoder.leafObject(time, expecting: Double.self, at: path())
+                return Date(timeIntervalSinceReferenceDate: try decoder.unboxDouble(from: time, at: path()))
             default:
-                throw decoder.typeMismatch(Date.self, found: object, slot: slot, at: path)
+                throw decoder.typeMismatch(Date.self, found: object, slot: slot, at: path())
             }
         }
     }
@@ -182,28 +187,28 @@ extension URL: _ArchiveSpecialDecodable {
 extension UUID: _ArchiveSpecialDecodable {
     /// NSUUID's `{NS.uuidbytes}` (16 bytes), or a UUID string.
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> UUID {
-        let path = path()
-        let object = try decoder.object(in: slot, expecting: UUID.self, at: path)
-        return try decoder.reading(slot, path) {
+        let object = try decoder.object(in: slot, expecting: UUID.self, at: path())
+        return try decoder.reading(slot, path()) {
             switch object {
             case .asciiString, .utf16String:
-                let string = try decoder.unboxString(from: slot, at: path)
+                let string = try decoder.unboxString(from: slot, at: path())
                 guard let uuid = UUID(uuidString: string) else {
-                    throw decoder.corrupted(at: path, slot: slot, "'\(string)' is not a UUID")
+                    throw decoder.corrupted(at: path(), slot: slot, "'\(string)' is not a UUID")
                 }
                 return uuid
             case .dictionary:
-                let (keys, values) = try decoder.foundationObject(UUID.self, classes: FoundationClassNames.uuid, at: slot, path: path)
-                let bytesSlot = try decoder.requiredField("NS.uuidbytes", of: UUID.self, keys: keys, values: values, slot: slot, path: path)
-                let bytes = try decoder.unboxData(from: bytesSlot, at: path)
-                guard bytes.count == 16 else {
-                    throw decoder.corrupted(at: path, slot: slot, "NS.uuidbytes has \(bytes.count) bytes, not 16")
+                let (keys, values) = try decoder.foundationObject(UUID.self, classes: FoundationClassNames.uuid, object: object, at: slot, path: path())
+                let bytesSlot = try decoder.requiredField("NS.uuidbytes", of: UUID.self, keys: keys, values: values, slot: slot, path: path())
+                // Read in place: no Data, no array.
+                let range = try decoder.dataRange(from: bytesSlot, at: path())
+                guard range.count == 16 else {
+                    throw decoder.corrupted(at: path(), slot: slot, "NS.uuidbytes has \(range.count) bytes, not 16")
                 }
-                let b = [UInt8](bytes)
-                return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7],
-                                   b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+                let b = decoder.plist.bytes, i = range.lowerBound
+                return UUID(uuid: (b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7],
+                                   b[i + 8], b[i + 9], b[i + 10], b[i + 11], b[i + 12], b[i + 13], b[i + 14], b[i + 15]))
             default:
-                throw decoder.typeMismatch(UUID.self, found: object, slot: slot, at: path)
+                throw decoder.typeMismatch(UUID.self, found: object, slot: slot, at: path())
             }
         }
     }

@@ -45,18 +45,18 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             guard case .uid = slot,
                   let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else { break }
             // NSCountedSet is an NSMutableSet subclass with a layout of its own: first.
-            if chain.contains(anyOf: FoundationClassNames.countedSet),
+            if chain.unkeyedLayout == .countedSet,
                let entries = try countedSetEntries(of: slot, decoder: decoder, path: path) {
                 return .slots(entries.map(\.object))
             }
-            if chain.contains(anyOf: FoundationClassNames.list) {
+            if chain.unkeyedLayout == .list {
                 guard let index = try decoder.fieldIndex(of: "NS.objects", keys: keys),
                       case .array(let list) = try plist.object(try plist.ref(values, index)) else {
                     throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs an NS.objects array")
                 }
                 return .list(list)
             }
-            if chain.contains(anyOf: FoundationClassNames.orderedSet) {
+            if chain.unkeyedLayout == .orderedSet {
                 // NS.object.0 … NS.object.(n-1); an empty one has no such key. Each lookup is
                 // O(1) (large objects are indexed), so any key order costs the same.
                 var slots: [ArchiveSlot] = []
@@ -80,7 +80,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let object = try decoder.object(in: slot, expecting: [Any].self, at: path)
         guard case .dictionary(let keys, let values) = object,
               let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path),
-              chain.contains(anyOf: FoundationClassNames.countedSet) else { return nil }
+              chain.unkeyedLayout == .countedSet else { return nil }
         return try decoder.reading(slot, path) {
             var entries: [(object: ArchiveSlot, count: ArchiveSlot)] = []
             while entries.count < keys.count,

@@ -13,6 +13,12 @@ final class ArchivedClassChain: Sendable {
 
     enum KeyedLayout: Sendable { case fields, dictionary, notKeyed, foundationValue }
 
+    /// How an unkeyed container reads the object, worked out once per class entry (NSCountedSet
+    /// is an NSMutableSet subclass with a layout of its own, so it comes first).
+    let unkeyedLayout: UnkeyedLayout
+
+    enum UnkeyedLayout: Sendable { case countedSet, list, orderedSet, none }
+
     init(name: String, classes: [String]) {
         self.name = name
         self.classes = classes
@@ -25,6 +31,16 @@ final class ArchivedClassChain: Sendable {
             keyedLayout = .foundationValue
         } else {
             keyedLayout = .fields
+        }
+        let countedSet = classes.contains(where: FoundationClassNames.countedSet.contains)
+        if countedSet {
+            unkeyedLayout = .countedSet
+        } else if classes.contains(where: FoundationClassNames.list.contains) {
+            unkeyedLayout = .list
+        } else if classes.contains(where: FoundationClassNames.orderedSet.contains) {
+            unkeyedLayout = .orderedSet
+        } else {
+            unkeyedLayout = .none
         }
     }
 

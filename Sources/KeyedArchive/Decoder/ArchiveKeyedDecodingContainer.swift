@@ -18,6 +18,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     var codingPath: [any CodingKey] { decoder.codingPath(of: path) }
 
+    @inline(__always)
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
         let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path)
         core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path,

@@ -52,120 +52,26 @@ extension XMLPlistParser {
 
     // MARK: Real
 
-    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
-    /// `infinity` (any case, optional sign). The grammar is checked here because
-    /// `Double.init(_: String)` also accepts hex floats and `nan(...)` payloads.
+    /// A `<real>`: the grammar and value of ``XMLPlistDecimal/real(_:)``.
     mutating func readReal(_ tag: StartTag) throws -> Double {
         let s = try readScalarText(tag, .real)
-        var k = s.startIndex
-        var negative = false
-        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
-            negative = s[k] == XMLByte.dash
-            k += 1
-        }
-        let body = s[k...]
-        if let special = Self.specialReal(body) {
-            if special.isNaN { return .nan }
-            return negative ? -special : special
-        }
-        var intDigits = 0
-        while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; intDigits += 1 }
-        var fracDigits = 0
-        if k < s.endIndex && s[k] == XMLByte.dot {
-            k += 1
-            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; fracDigits += 1 }
-        }
-        var valid = intDigits + fracDigits > 0
-        if valid && k < s.endIndex && (s[k] == XMLByte.lowerE || s[k] == XMLByte.upperE) {
-            k += 1
-            if k < s.endIndex && (s[k] == XMLByte.dash || s[k] == XMLByte.plus) { k += 1 }
-            var expDigits = 0
-            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; expDigits += 1 }
-            valid = expDigits > 0
-        }
-        guard valid, k == s.endIndex else {
+        guard let value = XMLPlistDecimal.real(s) else {
             throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
         }
-        if let exact = XMLPlistDecimal.exactDecimal(s) { return exact }
-        guard let d = Double(String(decoding: s, as: UTF8.self)) else {
-            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-        }
-        return d
-    }
-
-    static func specialReal(_ body: ArraySlice<UInt8>) -> Double? {
-        func equalsIgnoringCase(_ word: StaticString) -> Bool {
-            guard body.count == word.utf8CodeUnitCount else { return false }
-            return word.withUTF8Buffer { w in
-                zip(body, w).allSatisfy { XMLByte.lower($0) == $1 }
-            }
-        }
-        if equalsIgnoringCase("nan") { return .nan }
-        if equalsIgnoringCase("inf") || equalsIgnoringCase("infinity") { return .infinity }
-        return nil
+        return value
     }
 
     // MARK: Date
 
-    /// `[-]Y...Y-MM-DDTHH:MM:SS[.fff]Z` in UTC, proleptic Gregorian with a year 0.
-    /// The year has 1 to 9 digits, which keeps all arithmetic far from overflow.
+    /// A `<date>`: the grammar and value of ``XMLPlistDateText/secondsSince2001(_:)``.
     mutating func readDate(_ tag: StartTag) throws -> Double {
         let s = try readScalarText(tag, .date)
-        func bad(_ why: String) -> PropertyListError {
-            fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why))", at: tag.offset)
+        switch XMLPlistDateText.secondsSince2001(s) {
+        case .success(let seconds):
+            return seconds
+        case .failure(let why):
+            throw fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why.message))", at: tag.offset)
         }
-        var k = s.startIndex
-        var negativeYear = false
-        if s[k] == XMLByte.dash { negativeYear = true; k += 1 }
-        var year: Int64 = 0
-        var yearDigits = 0
-        while k < s.endIndex && XMLByte.isDigit(s[k]) {
-            guard yearDigits < 9 else { throw bad("year has too many digits") }
-            year = year &* 10 &+ Int64(s[k] &- XMLByte.zero)
-            yearDigits += 1
-            k += 1
-        }
-        guard yearDigits > 0 else { throw bad("missing year") }
-        if negativeYear { year = 0 &- year }
-
-        func twoDigits(after separator: UInt8?, _ what: String) throws -> Int64 {
-            if let separator {
-                guard k < s.endIndex, s[k] == separator else { throw bad("expected '\(Character(Unicode.Scalar(separator)))' before \(what)") }
-                k += 1
-            }
-            guard k + 1 < s.endIndex, XMLByte.isDigit(s[k]), XMLByte.isDigit(s[k + 1]) else {
-                throw bad("expected two-digit \(what)")
-            }
-            let v = Int64(s[k] &- XMLByte.zero) &* 10 &+ Int64(s[k + 1] &- XMLByte.zero)
-            k += 2
-            return v
-        }
-        let month = try twoDigits(after: XMLByte.dash, "month")
-        let day = try twoDigits(after: XMLByte.dash, "day")
-        let hour = try twoDigits(after: XMLByte.upperT, "hour")
-        let minute = try twoDigits(after: XMLByte.colon, "minute")
-        let second = try twoDigits(after: XMLByte.colon, "second")
-        var fraction = 0.0
-        if k < s.endIndex && s[k] == XMLByte.dot {
-            let fracStart = k
-            k += 1
-            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1 }
-            guard k > fracStart + 1, let f = Double(String(decoding: s[fracStart..<k], as: UTF8.self)) else {
-                throw bad("malformed fractional seconds")
-            }
-            fraction = f
-        }
-        guard k < s.endIndex, s[k] == XMLByte.upperZ, k + 1 == s.endIndex else {
-            throw bad("expected 'Z' at the end")
-        }
-        guard month >= 1 && month <= 12 else { throw bad("month out of range") }
-        guard day >= 1 && day <= XMLPlistCivilDate.daysInMonth(year: year, month: month) else { throw bad("day out of range") }
-        guard hour <= 23 else { throw bad("hour out of range") }
-        guard minute <= 59 else { throw bad("minute out of range") }
-        guard second <= 59 else { throw bad("second out of range") }
-        let days = XMLPlistCivilDate.daysSinceReferenceDate(year: year, month: month, day: day)
-        let seconds = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second
-        return Double(seconds) + fraction
     }
 
     // MARK: Data
@@ -188,6 +94,55 @@ enum XMLPlistDecimal {
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
         1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ]
+
+    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
+    /// `infinity` (any case, optional sign); nil when `s` (trimmed, not empty) is none of
+    /// these. The grammar is checked here because `Double.init(_: String)` also accepts hex
+    /// floats and `nan(...)` payloads. Shared by both readers.
+    static func real(_ s: ArraySlice<UInt8>) -> Double? {
+        var k = s.startIndex
+        guard k < s.endIndex else { return nil }
+        var negative = false
+        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
+            negative = s[k] == XMLByte.dash
+            k += 1
+        }
+        let body = s[k...]
+        if let special = specialReal(body) {
+            if special.isNaN { return .nan }
+            return negative ? -special : special
+        }
+        var intDigits = 0
+        while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; intDigits += 1 }
+        var fracDigits = 0
+        if k < s.endIndex && s[k] == XMLByte.dot {
+            k += 1
+            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; fracDigits += 1 }
+        }
+        var valid = intDigits + fracDigits > 0
+        if valid && k < s.endIndex && (s[k] == XMLByte.lowerE || s[k] == XMLByte.upperE) {
+            k += 1
+            if k < s.endIndex && (s[k] == XMLByte.dash || s[k] == XMLByte.plus) { k += 1 }
+            var expDigits = 0
+            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; expDigits += 1 }
+            valid = expDigits > 0
+        }
+        guard valid, k == s.endIndex else { return nil }
+        if let exact = exactDecimal(s) { return exact }
+        return Double(String(decoding: s, as: UTF8.self))
+    }
+
+    static func specialReal(_ body: ArraySlice<UInt8>) -> Double? {
+        func equalsIgnoringCase(_ word: StaticString) -> Bool {
+            guard body.count == word.utf8CodeUnitCount else { return false }
+            return word.withUTF8Buffer { w in
+                zip(body, w).allSatisfy { XMLByte.lower($0) == $1 }
+            }
+        }
+        if equalsIgnoringCase("nan") { return .nan }
+        if equalsIgnoringCase("inf") || equalsIgnoringCase("infinity") { return .infinity }
+        return nil
+    }
 
     /// A real already checked against the grammar, read without an intermediate string
     /// when it has at most 15 significant digits and a small exponent: the digits and the
@@ -237,4 +192,79 @@ enum XMLPlistDecimal {
         return negative ? -magnitude : magnitude
     }
 
+}
+
+/// The text of a `<date>`, read without an intermediate string (shared by both readers).
+enum XMLPlistDateText {
+    /// Why a date is malformed (the reader adds the text and the line).
+    struct Malformed: Error {
+        var message: String
+    }
+
+    /// `[-]Y...Y-MM-DDTHH:MM:SS[.fff]Z` in UTC, proleptic Gregorian with a year 0.
+    /// The year has 1 to 9 digits, which keeps all arithmetic far from overflow.
+    /// `s` is the trimmed content.
+    static func secondsSince2001(_ s: ArraySlice<UInt8>) -> Result<Double, Malformed> {
+        do throws(Malformed) {
+            return .success(try parse(s))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private static func parse(_ s: ArraySlice<UInt8>) throws(Malformed) -> Double {
+        func bad(_ why: String) -> Malformed { Malformed(message: why) }
+        var k = s.startIndex
+        var negativeYear = false
+        if k < s.endIndex && s[k] == XMLByte.dash { negativeYear = true; k += 1 }
+        var year: Int64 = 0
+        var yearDigits = 0
+        while k < s.endIndex && XMLByte.isDigit(s[k]) {
+            guard yearDigits < 9 else { throw bad("year has too many digits") }
+            year = year &* 10 &+ Int64(s[k] &- XMLByte.zero)
+            yearDigits += 1
+            k += 1
+        }
+        guard yearDigits > 0 else { throw bad("missing year") }
+        if negativeYear { year = 0 &- year }
+
+        func twoDigits(after separator: UInt8?, _ what: String) throws(Malformed) -> Int64 {
+            if let separator {
+                guard k < s.endIndex, s[k] == separator else { throw bad("expected '\(Character(Unicode.Scalar(separator)))' before \(what)") }
+                k += 1
+            }
+            guard k + 1 < s.endIndex, XMLByte.isDigit(s[k]), XMLByte.isDigit(s[k + 1]) else {
+                throw bad("expected two-digit \(what)")
+            }
+            let v = Int64(s[k] &- XMLByte.zero) &* 10 &+ Int64(s[k + 1] &- XMLByte.zero)
+            k += 2
+            return v
+        }
+        let month = try twoDigits(after: XMLByte.dash, "month")
+        let day = try twoDigits(after: XMLByte.dash, "day")
+        let hour = try twoDigits(after: XMLByte.upperT, "hour")
+        let minute = try twoDigits(after: XMLByte.colon, "minute")
+        let second = try twoDigits(after: XMLByte.colon, "second")
+        var fraction = 0.0
+        if k < s.endIndex && s[k] == XMLByte.dot {
+            let fracStart = k
+            k += 1
+            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1 }
+            guard k > fracStart + 1, let f = Double(String(decoding: s[fracStart..<k], as: UTF8.self)) else {
+                throw bad("malformed fractional seconds")
+            }
+            fraction = f
+        }
+        guard k < s.endIndex, s[k] == XMLByte.upperZ, k + 1 == s.endIndex else {
+            throw bad("expected 'Z' at the end")
+        }
+        guard month >= 1 && month <= 12 else { throw bad("month out of range") }
+        guard day >= 1 && day <= XMLPlistCivilDate.daysInMonth(year: year, month: month) else { throw bad("day out of range") }
+        guard hour <= 23 else { throw bad("hour out of range") }
+        guard minute <= 59 else { throw bad("minute out of range") }
+        guard second <= 59 else { throw bad("second out of range") }
+        let days = XMLPlistCivilDate.daysSinceReferenceDate(year: year, month: month, day: day)
+        let seconds = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second
+        return Double(seconds) + fraction
+    }
 }

@@ -37,7 +37,10 @@ enum XMLPropertyListReader {
     /// Parses an XML property list straight into a binary property list (`bplist00`), as
     /// `BinaryPropertyListWriter.write(read(bytes))` would write it, byte for byte, but with
     /// no tree in between: each value is added to the binary builder as it is read.
+    /// Documents in the usual shape take ``XMLPlistFastReader``; the rest (and every error)
+    /// the general parser.
     static func readBinary(_ bytes: [UInt8], maxDepth: Int = 512) throws -> [UInt8] {
+        if let binary = XMLPlistFastReader.read(bytes, maxDepth: maxDepth) { return binary }
         var parser = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistBinarySink())
         let top = try parser.parseDocument()
         return parser.sink.builder.finish(top: top)

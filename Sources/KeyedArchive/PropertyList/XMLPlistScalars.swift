@@ -145,9 +145,10 @@ enum XMLPlistDecimal {
     }
 
     /// A real already checked against the grammar, read without an intermediate string
-    /// when it has at most 15 significant digits and a small exponent: the digits and the
-    /// power of ten are then both exact doubles, so one multiplication or division rounds
-    /// correctly (Clinger's fast path) and gives what `Double(String)` gives. Nil otherwise.
+    /// when it has at most 19 significant digits, correctly rounded as `Double(String)` rounds
+    /// it; nil when it needs `Double(String)`. With at most 15 digits and a small exponent the
+    /// digits and the power of ten are both exact doubles, so one multiplication or division
+    /// rounds correctly (Clinger's fast path); otherwise ``EiselLemire`` decides most cases.
     static func exactDecimal(_ s: ArraySlice<UInt8>) -> Double? {
         var k = s.startIndex
         var negative = false
@@ -164,8 +165,8 @@ enum XMLPlistDecimal {
             if c == XMLByte.dot { seenDot = true; k += 1; continue }
             guard XMLByte.isDigit(c) else { break }
             if mantissa != 0 || c != XMLByte.zero { digits += 1 }
-            // 15 digits stay below 10^15 < 2^53: every such mantissa is an exact double.
-            guard digits <= 15 else { return nil }
+            // 19 digits stay below 10^19 < 2^64: no overflow.
+            guard digits <= 19 else { return nil }
             mantissa = mantissa &* 10 &+ UInt64(c &- XMLByte.zero)
             if seenDot { scale -= 1 }
             k += 1
@@ -186,7 +187,12 @@ enum XMLPlistDecimal {
             }
             scale += negativeExponent ? -exponent : exponent
         }
-        guard scale >= -22, scale <= 22 else { return nil }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        // 15 digits stay below 10^15 < 2^53: every such mantissa is an exact double.
+        guard digits <= 15, scale >= -22, scale <= 22 else {
+            guard let magnitude = EiselLemire.double(significand: mantissa, exponent10: scale) else { return nil }
+            return negative ? -magnitude : magnitude
+        }
         let powers = exactPowersOfTen
         let magnitude = scale < 0 ? Double(mantissa) / powers[-scale] : Double(mantissa) * powers[scale]
         return negative ? -magnitude : magnitude

@@ -32,13 +32,38 @@ struct XMLPlistFastReader {
     private let n: Int
     private var i: Int
     private let maxDepth: Int
-    private(set) var builder = BinaryPropertyListBuilder()
+    private(set) var builder: BinaryPropertyListBuilder
     private var strings = XMLPlistStringRefs()
     /// Keys of the open dictionaries, innermost last.
-    private var keyRefs: [Int] = []
+    private var keyRefs = RefStack()
     /// Values of the open dictionaries and items of the open arrays, innermost last.
-    private var valueRefs: [Int] = []
+    private var valueRefs = RefStack()
     private var frames: [Frame] = []
+
+    /// A stack of object references that keeps its storage when popped (no work per pop).
+    private struct RefStack {
+        private var storage: [Int] = []
+        private(set) var count = 0
+
+        @inline(__always) mutating func push(_ ref: Int) {
+            if count < storage.count {
+                storage[count] = ref
+            } else {
+                storage.append(ref)
+            }
+            count += 1
+        }
+
+        /// The references from `start` (at most `count`) to the top.
+        @inline(__always) func top(from start: Int) -> ArraySlice<Int> {
+            storage[start..<count]
+        }
+
+        /// Pops every reference from `start` (at most `count`) up.
+        @inline(__always) mutating func pop(from start: Int) {
+            count = start
+        }
+    }
 
     private struct Frame {
         var isDictionary: Bool
@@ -53,6 +78,9 @@ struct XMLPlistFastReader {
         self.n = input.count
         self.i = start
         self.maxDepth = maxDepth
+        // Room for the objects of a typical document (an object takes 20 to 70 bytes of XML),
+        // so the builder's arrays rarely grow; a larger document just grows them.
+        builder = BinaryPropertyListBuilder(expectedObjects: input.count / 64, expectedChildRefs: input.count / 64)
     }
 
     /// The binary property list of `bytes`, or nil when the general parser must read it.
@@ -234,7 +262,7 @@ struct XMLPlistFastReader {
                 // A first key `CF$UID` not in the UID form read at `<dict>` (held back by the
                 // general parser until the dictionary turns out to be more): not here.
                 if keyRefs.count == top.keyStart, end - start == 6, matches(Self.uidKey, count: 6, at: start) { throw Bail() }
-                keyRefs.append(strings.ref(input, start, end, ascii: ascii, builder: &builder))
+                keyRefs.push(strings.ref(input, start, end, ascii: ascii, builder: &builder))
                 try nextTag()
                 continue
             }
@@ -328,7 +356,7 @@ struct XMLPlistFastReader {
                 guard let ref else { throw Bail() }
                 return ref
             }
-            if let value = ref { valueRefs.append(value) }
+            if let value = ref { valueRefs.push(value) }
             try nextTag()
             let keys = keyRefs.count - top.keyStart
             let values = valueRefs.count - top.valueStart
@@ -336,14 +364,14 @@ struct XMLPlistFastReader {
                 // The end tag, with no key waiting for its value.
                 guard keys == values, matches(Self.dictClose, count: 7, at: i) else { return nil }
                 i += 7
-                ref = builder.dictionary(keys: keyRefs[top.keyStart...], values: valueRefs[top.valueStart...])
-                keyRefs.removeLast(keys)
+                ref = builder.dictionary(keys: keyRefs.top(from: top.keyStart), values: valueRefs.top(from: top.valueStart))
+                keyRefs.pop(from: top.keyStart)
             } else {
                 guard matches(Self.arrayClose, count: 8, at: i) else { return nil }
                 i += 8
-                ref = builder.array(valueRefs[top.valueStart...])
+                ref = builder.array(valueRefs.top(from: top.valueStart))
             }
-            valueRefs.removeLast(values)
+            valueRefs.pop(from: top.valueStart)
             frames.removeLast()
         }
     }

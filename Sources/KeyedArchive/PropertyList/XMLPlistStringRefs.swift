@@ -6,12 +6,14 @@ import Foundation
 ///
 /// It gives every string the reference `BinaryPropertyListBuilder.string(_:)` would give it,
 /// so the output is byte for byte what the general reader writes. That method uniques by
-/// `String` equality, which is canonical equivalence ("é" precomposed equals "e" + U+0301;
-/// U+212A KELVIN SIGN equals "K"). Two ASCII strings are canonically equivalent only when
-/// their bytes are equal, so while every string read is ASCII, a new byte sequence is a new
-/// string. From the first non-ASCII string on, a new byte sequence is looked up by `String`
-/// equality in a dictionary of every distinct string so far (built once at that point),
-/// exactly as the builder would.
+/// `String` equality, which is canonical equivalence: equality of the NFC forms ("é"
+/// precomposed equals "e" + U+0301; U+212A KELVIN SIGN equals "K"). A string whose scalars
+/// are all below U+0300 (ASCII, Latin-1, Latin Extended, IPA: in UTF-8, no byte from 0xCC up)
+/// is its own NFC form (each of those scalars has NFC_Quick_Check = Yes and combining class 0),
+/// so two such strings are equivalent only when their bytes are equal. While every string read is of
+/// that kind, a new byte sequence is a new string. From the first other string on, a new
+/// byte sequence is looked up by `String` equality in a dictionary of every distinct string
+/// so far (built once at that point), exactly as the builder would.
 ///
 /// Repeated strings (dictionary keys, class names) cost a seeded hash of their bytes and
 /// one comparison. The hash seed is random per process, and a 64-bit hash taken by two
@@ -36,7 +38,7 @@ struct XMLPlistStringRefs {
     private static let seed = UInt64.random(in: .min ... .max)
 
     /// The reference for the string whose UTF-8 is `input[start..<end]`, adding it to
-    /// `builder` if it is new. `ascii` says whether those bytes are all below 0x80.
+    /// `builder` if it is new. `ascii` says whether those bytes are all below 0x80 (a shortcut).
     /// `start <= end <= input.count`, and `input` is the same buffer on every call.
     mutating func ref(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, ascii: Bool,
                       builder: inout BinaryPropertyListBuilder) -> Int {
@@ -49,8 +51,8 @@ struct XMLPlistStringRefs {
             if let ref = collisions[Array(bytes)] { return ref }
         }
         let ref: Int
-        if ascii && canonical == nil {
-            // All strings so far are ASCII and none has these bytes: a new string.
+        if canonical == nil && (ascii || bytes.allSatisfy({ $0 < 0xCC })) {
+            // All strings so far are their own NFC forms and none has these bytes: a new string.
             ref = builder.appendString(String(decoding: bytes, as: UTF8.self))
         } else {
             if canonical == nil { canonical = everyString(input) }
@@ -78,7 +80,7 @@ struct XMLPlistStringRefs {
         return memcmp(a + start, b, bytes.count) == 0
     }
 
-    /// The distinct strings seen so far, by `String` (all ASCII, so all distinct as strings too).
+    /// The distinct strings seen so far, by `String` (all in NFC, so distinct as strings too).
     private func everyString(_ input: UnsafeBufferPointer<UInt8>) -> [String: Int] {
         var strings = [String: Int](minimumCapacity: entries.count + collisions.count)
         for entry in entries {

@@ -7,11 +7,11 @@ import Foundation
 /// It gives every string the reference `BinaryPropertyListBuilder.string(_:)` would give it,
 /// so the output is byte for byte what the general reader writes. That method uniques by
 /// `String` equality, which is canonical equivalence: equality of the NFC forms ("é"
-/// precomposed equals "e" + U+0301; U+212A KELVIN SIGN equals "K"). A string whose scalars
-/// are all below U+0300 (ASCII, Latin-1, Latin Extended, IPA: in UTF-8, no byte from 0xCC up)
-/// is its own NFC form (each of those scalars has NFC_Quick_Check = Yes and combining class 0),
-/// so two such strings are equivalent only when their bytes are equal. While every string read is of
-/// that kind, a new byte sequence is a new string. From the first other string on, a new
+/// precomposed equals "e" + U+0301; U+212A KELVIN SIGN equals "K"). A string made only of
+/// scalars listed in ``NFCStableScalars`` (all of ASCII, Latin, Greek, Cyrillic, CJK, Hangul
+/// syllables, emoji, among others) is its own NFC form, so two such strings are equivalent
+/// only when their bytes are equal. While every string read is of that kind, a new byte
+/// sequence is a new string. From the first other string on, a new
 /// byte sequence is looked up by `String` equality in a dictionary of every distinct string
 /// so far (built once at that point), exactly as the builder would.
 ///
@@ -51,7 +51,7 @@ struct XMLPlistStringRefs {
             if let ref = collisions[Array(bytes)] { return ref }
         }
         let ref: Int
-        if canonical == nil && (ascii || bytes.allSatisfy({ $0 < 0xCC })) {
+        if canonical == nil && (ascii || NFCStableScalars.containsAll(bytes)) {
             // All strings so far are their own NFC forms and none has these bytes: a new string.
             ref = builder.appendString(String(decoding: bytes, as: UTF8.self))
         } else {

@@ -207,3 +207,49 @@ struct XMLFastReaderTests {
         #expect(decided > 200_000)
     }
 }
+
+/// The table of scalars that keep strings in NFC with no other spelling, checked against
+/// Foundation's normalization and Swift's own combining classes and `String` equality.
+@Suite("NFC-stable scalars")
+struct NFCStableScalarsTests {
+    @Test func sampledScalarsAreStable() throws {
+        let table = NFCStableScalars.ranges
+        var samples: [UInt32] = Array(0x20..<0x300)
+        for r in stride(from: 0, to: table.count, by: 2) {
+            let (low, high) = (table[r], table[r + 1])
+            samples += [low, high, low + (high - low) / 2]
+        }
+        let bases: [Unicode.Scalar] = ["A", "e", "o", "\u{3B1}", "\u{435}", "\u{AC00}", "\u{304B}"]
+        var checked = 0
+        for value in samples {
+            guard let scalar = Unicode.Scalar(value), NFCStableScalars.contains(value) || value < 0x300 else { continue }
+            #expect(scalar.properties.canonicalCombiningClass == .notReordered, "U+\(String(value, radix: 16))")
+            let alone = String(Character(scalar))
+            #expect(Array(alone.precomposedStringWithCanonicalMapping.unicodeScalars) == [scalar], "U+\(String(value, radix: 16))")
+            // Never the second of a canonical pair: it does not combine with a base before it.
+            for base in bases {
+                var pair = String.UnicodeScalarView()
+                pair.append(base)
+                pair.append(scalar)
+                #expect(Array(String(pair).precomposedStringWithCanonicalMapping.unicodeScalars) == [base, scalar],
+                        "U+\(String(value, radix: 16)) after U+\(String(base.value, radix: 16))")
+            }
+            checked += 1
+        }
+        #expect(checked > 2_000)
+        // Scalars known to have other spellings are not listed.
+        for value: UInt32 in [0x300, 0x301, 0x308, 0x37E, 0x387, 0x212A, 0x2126, 0x3099, 0x1161, 0x11A8, 0xF900, 0x2F800] {
+            #expect(!NFCStableScalars.contains(value), "U+\(String(value, radix: 16))")
+        }
+    }
+
+    @Test func containsAllReadsUTF8() {
+        func check(_ s: String) -> Bool {
+            Array(s.utf8).withUnsafeBufferPointer { NFCStableScalars.containsAll($0) }
+        }
+        #expect(check("Stra\u{DF}e caf\u{E9} \u{395}\u{3BB}\u{3BB}\u{3B7}\u{3BD}\u{3B9}\u{3BA}\u{3AC} \u{65E5}\u{672C}\u{8A9E} \u{1F642} \u{D55C}"))
+        #expect(!check("e\u{301}"))
+        #expect(!check("\u{212A}"))
+        #expect(!check("\u{1100}\u{1161}"))
+    }
+}

@@ -206,6 +206,46 @@ struct XMLFastReaderTests {
         }
         #expect(decided > 200_000)
     }
+
+    /// Every prefix of a document and every position overwritten by bytes that matter to the
+    /// fast path (markup, whitespace, digits, an entity, a non-ASCII lead byte): the fast path
+    /// either gives the general parser's bytes or gives up, and `readBinary` always agrees with
+    /// the general parser (bytes or error). This walks the fast path's bounds near every end.
+    /// Bytes, or the error's text.
+    enum Outcome: Equatable {
+        case bytes([UInt8])
+        case error(String)
+
+        init(_ body: () throws -> [UInt8]) {
+            do { self = .bytes(try body()) } catch { self = .error("\(error)") }
+        }
+    }
+
+    @Test func truncatedAndMutatedDocuments() throws {
+        let body = "<dict>\n\t<key>$top</key>\n\t<dict><key>CF$UID</key><integer>12</integer></dict>\n\t<key>n</key>"
+            + "<array><integer>-9</integer><real>0.25</real><true/><false/><string>\u{E9}t\u{E9} x</string>"
+            + "<date>2001-01-01T00:00:00Z</date><data>AAEC</data><dict/><array/></array>\n</dict>"
+        let document = Self.document(body)
+        let replacements: [UInt8] = [0x3C, 0x3E, 0x2F, 0x20, 0x26, 0x30, 0x39, 0xCC, 0x00, 0x61]
+        var variants: [[UInt8]] = (0...document.count).map { Array(document[0..<$0]) }
+        for position in document.indices {
+            for byte in replacements where document[position] != byte {
+                var mutated = document
+                mutated[position] = byte
+                variants.append(mutated)
+            }
+        }
+        var fast = 0
+        for xml in variants {
+            let tree = Outcome { try Self.viaTree(xml) }
+            if let binary = XMLPlistFastReader.read(xml, maxDepth: 64) {
+                fast += 1
+                #expect(tree == .bytes(binary))
+            }
+            #expect(Outcome { try XMLPropertyListReader.readBinary(xml, maxDepth: 64) } == tree)
+        }
+        #expect(fast > 100)
+    }
 }
 
 /// The table of scalars that keep strings in NFC with no other spelling, checked against

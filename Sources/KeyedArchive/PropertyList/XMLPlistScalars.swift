@@ -52,19 +52,63 @@ extension XMLPlistParser {
 
     // MARK: Real
 
-    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
-    /// `infinity` (any case, optional sign). The grammar is checked here because
-    /// `Double.init(_: String)` also accepts hex floats and `nan(...)` payloads.
+    /// A `<real>`: the grammar and value of ``XMLPlistDecimal/real(_:)``.
     mutating func readReal(_ tag: StartTag) throws -> Double {
         let s = try readScalarText(tag, .real)
+        guard let value = XMLPlistDecimal.real(s) else {
+            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+        }
+        return value
+    }
+
+    // MARK: Date
+
+    /// A `<date>`: the grammar and value of ``XMLPlistDateText/secondsSince2001(_:)``.
+    mutating func readDate(_ tag: StartTag) throws -> Double {
+        let s = try readScalarText(tag, .date)
+        switch XMLPlistDateText.secondsSince2001(s) {
+        case .success(let seconds):
+            return seconds
+        case .failure(let why):
+            throw fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why.message))", at: tag.offset)
+        }
+    }
+
+    // MARK: Data
+
+    mutating func readData() throws -> Data {
+        let start = i
+        let content = try readText(closing: .data)
+        do {
+            return try XMLPlistBase64.decode(content)
+        } catch let why as XMLPlistBase64.DecodeError {
+            throw fail("malformed base64 in <data> (\(why.message))", at: start)
+        }
+    }
+}
+
+/// Reals read without an intermediate string.
+enum XMLPlistDecimal {
+    /// Powers of ten that are exact doubles (10^0 ... 10^22).
+    static let exactPowersOfTen: [Double] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ]
+
+    /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
+    /// `infinity` (any case, optional sign); nil when `s` (trimmed, not empty) is none of
+    /// these. The grammar is checked here because `Double.init(_: String)` also accepts hex
+    /// floats and `nan(...)` payloads. Shared by both readers.
+    static func real(_ s: ArraySlice<UInt8>) -> Double? {
         var k = s.startIndex
+        guard k < s.endIndex else { return nil }
         var negative = false
         if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
             negative = s[k] == XMLByte.dash
             k += 1
         }
         let body = s[k...]
-        if let special = Self.specialReal(body) {
+        if let special = specialReal(body) {
             if special.isNaN { return .nan }
             return negative ? -special : special
         }
@@ -83,14 +127,9 @@ extension XMLPlistParser {
             while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; expDigits += 1 }
             valid = expDigits > 0
         }
-        guard valid, k == s.endIndex else {
-            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-        }
-        if let exact = XMLPlistDecimal.exactDecimal(s) { return exact }
-        guard let d = Double(String(decoding: s, as: UTF8.self)) else {
-            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
-        }
-        return d
+        guard valid, k == s.endIndex else { return nil }
+        if let exact = exactDecimal(s) { return exact }
+        return Double(String(decoding: s, as: UTF8.self))
     }
 
     static func specialReal(_ body: ArraySlice<UInt8>) -> Double? {
@@ -105,18 +144,85 @@ extension XMLPlistParser {
         return nil
     }
 
-    // MARK: Date
+    /// A real already checked against the grammar, read without an intermediate string
+    /// when it has at most 19 significant digits, correctly rounded as `Double(String)` rounds
+    /// it; nil when it needs `Double(String)`. With at most 15 digits and a small exponent the
+    /// digits and the power of ten are both exact doubles, so one multiplication or division
+    /// rounds correctly (Clinger's fast path); otherwise ``EiselLemire`` decides most cases.
+    static func exactDecimal(_ s: ArraySlice<UInt8>) -> Double? {
+        var k = s.startIndex
+        var negative = false
+        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
+            negative = s[k] == XMLByte.dash
+            k += 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var seenDot = false
+        while k < s.endIndex {
+            let c = s[k]
+            if c == XMLByte.dot { seenDot = true; k += 1; continue }
+            guard XMLByte.isDigit(c) else { break }
+            if mantissa != 0 || c != XMLByte.zero { digits += 1 }
+            // 19 digits stay below 10^19 < 2^64: no overflow.
+            guard digits <= 19 else { return nil }
+            mantissa = mantissa &* 10 &+ UInt64(c &- XMLByte.zero)
+            if seenDot { scale -= 1 }
+            k += 1
+        }
+        if k < s.endIndex {
+            // An exponent (the grammar check guarantees `[eE][+-]?digits` here).
+            k += 1
+            var negativeExponent = false
+            if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
+                negativeExponent = s[k] == XMLByte.dash
+                k += 1
+            }
+            var exponent = 0
+            while k < s.endIndex {
+                guard exponent < 1_000 else { return nil }  // far outside the fast path; stops overflow
+                exponent = exponent * 10 + Int(s[k] &- XMLByte.zero)
+                k += 1
+            }
+            scale += negativeExponent ? -exponent : exponent
+        }
+        if mantissa == 0 { return negative ? -0.0 : 0.0 }
+        // 15 digits stay below 10^15 < 2^53: every such mantissa is an exact double.
+        guard digits <= 15, scale >= -22, scale <= 22 else {
+            guard let magnitude = EiselLemire.double(significand: mantissa, exponent10: scale) else { return nil }
+            return negative ? -magnitude : magnitude
+        }
+        let powers = exactPowersOfTen
+        let magnitude = scale < 0 ? Double(mantissa) / powers[-scale] : Double(mantissa) * powers[scale]
+        return negative ? -magnitude : magnitude
+    }
+
+}
+
+/// The text of a `<date>`, read without an intermediate string (shared by both readers).
+enum XMLPlistDateText {
+    /// Why a date is malformed (the reader adds the text and the line).
+    struct Malformed: Error {
+        var message: String
+    }
 
     /// `[-]Y...Y-MM-DDTHH:MM:SS[.fff]Z` in UTC, proleptic Gregorian with a year 0.
     /// The year has 1 to 9 digits, which keeps all arithmetic far from overflow.
-    mutating func readDate(_ tag: StartTag) throws -> Double {
-        let s = try readScalarText(tag, .date)
-        func bad(_ why: String) -> PropertyListError {
-            fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why))", at: tag.offset)
+    /// `s` is the trimmed content.
+    static func secondsSince2001(_ s: ArraySlice<UInt8>) -> Result<Double, Malformed> {
+        do throws(Malformed) {
+            return .success(try parse(s))
+        } catch {
+            return .failure(error)
         }
+    }
+
+    private static func parse(_ s: ArraySlice<UInt8>) throws(Malformed) -> Double {
+        func bad(_ why: String) -> Malformed { Malformed(message: why) }
         var k = s.startIndex
         var negativeYear = false
-        if s[k] == XMLByte.dash { negativeYear = true; k += 1 }
+        if k < s.endIndex && s[k] == XMLByte.dash { negativeYear = true; k += 1 }
         var year: Int64 = 0
         var yearDigits = 0
         while k < s.endIndex && XMLByte.isDigit(s[k]) {
@@ -128,7 +234,7 @@ extension XMLPlistParser {
         guard yearDigits > 0 else { throw bad("missing year") }
         if negativeYear { year = 0 &- year }
 
-        func twoDigits(after separator: UInt8?, _ what: String) throws -> Int64 {
+        func twoDigits(after separator: UInt8?, _ what: String) throws(Malformed) -> Int64 {
             if let separator {
                 guard k < s.endIndex, s[k] == separator else { throw bad("expected '\(Character(Unicode.Scalar(separator)))' before \(what)") }
                 k += 1
@@ -167,74 +273,4 @@ extension XMLPlistParser {
         let seconds = days &* 86_400 &+ hour &* 3_600 &+ minute &* 60 &+ second
         return Double(seconds) + fraction
     }
-
-    // MARK: Data
-
-    mutating func readData() throws -> Data {
-        let start = i
-        let content = try readText(closing: .data)
-        do {
-            return try XMLPlistBase64.decode(content)
-        } catch let why as XMLPlistBase64.DecodeError {
-            throw fail("malformed base64 in <data> (\(why.message))", at: start)
-        }
-    }
-}
-
-/// Reals read without an intermediate string.
-enum XMLPlistDecimal {
-    /// Powers of ten that are exact doubles (10^0 ... 10^22).
-    static let exactPowersOfTen: [Double] = [
-        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-        1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-    ]
-
-    /// A real already checked against the grammar, read without an intermediate string
-    /// when it has at most 15 significant digits and a small exponent: the digits and the
-    /// power of ten are then both exact doubles, so one multiplication or division rounds
-    /// correctly (Clinger's fast path) and gives what `Double(String)` gives. Nil otherwise.
-    static func exactDecimal(_ s: ArraySlice<UInt8>) -> Double? {
-        var k = s.startIndex
-        var negative = false
-        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
-            negative = s[k] == XMLByte.dash
-            k += 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var scale = 0
-        var seenDot = false
-        while k < s.endIndex {
-            let c = s[k]
-            if c == XMLByte.dot { seenDot = true; k += 1; continue }
-            guard XMLByte.isDigit(c) else { break }
-            if mantissa != 0 || c != XMLByte.zero { digits += 1 }
-            // 15 digits stay below 10^15 < 2^53: every such mantissa is an exact double.
-            guard digits <= 15 else { return nil }
-            mantissa = mantissa &* 10 &+ UInt64(c &- XMLByte.zero)
-            if seenDot { scale -= 1 }
-            k += 1
-        }
-        if k < s.endIndex {
-            // An exponent (the grammar check guarantees `[eE][+-]?digits` here).
-            k += 1
-            var negativeExponent = false
-            if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
-                negativeExponent = s[k] == XMLByte.dash
-                k += 1
-            }
-            var exponent = 0
-            while k < s.endIndex {
-                guard exponent < 1_000 else { return nil }  // far outside the fast path; stops overflow
-                exponent = exponent * 10 + Int(s[k] &- XMLByte.zero)
-                k += 1
-            }
-            scale += negativeExponent ? -exponent : exponent
-        }
-        guard scale >= -22, scale <= 22 else { return nil }
-        let powers = exactPowersOfTen
-        let magnitude = scale < 0 ? Double(mantissa) / powers[-scale] : Double(mantissa) * powers[scale]
-        return negative ? -magnitude : magnitude
-    }
-
 }

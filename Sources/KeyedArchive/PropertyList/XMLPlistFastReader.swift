@@ -1,0 +1,474 @@
+import Foundation
+
+/// Reads the common shape of an XML property list straight into a binary property list, at
+/// a few nanoseconds per byte; ``XMLPropertyListReader/readBinary(_:maxDepth:)`` falls back
+/// to the general parser (``XMLPlistParser``) for everything else.
+///
+/// The common shape is what Foundation and ``XMLPropertyListWriter`` write: tags with no
+/// attributes and no space inside them, whitespace between them, no comments, entities or
+/// CDATA inside the values, `<dict>` `<key>CF$UID</key>` `<integer>n</integer>` `</dict>`
+/// for a UID. The prolog, `<plist>` and what follows the root are read by the general
+/// parser's own functions. On anything else (including every error) ``read(_:maxDepth:)``
+/// returns nil before writing any output, and the general parser reads the input from the
+/// start: it then throws the error, with its message and line, or reads the unusual form.
+/// So the fast path only has to be right when it succeeds: it must add the same objects to
+/// the same ``BinaryPropertyListBuilder`` in the same order as the general parser with its
+/// binary sink, which the tests check on the corpus and on archives.
+///
+/// Costs: one pass, no allocation per element (keys and values of the open containers are on
+/// two reused stacks), tags recognised by comparing eight bytes at once, text scanned eight
+/// bytes at a time, strings uniqued by their bytes (``XMLPlistStringRefs``). Limits: the
+/// same `maxDepth` (a deeper input falls back, and the general parser throws); time linear
+/// in the input, as each byte is looked at a bounded number of times, and a fallback reads
+/// the input once more.
+struct XMLPlistFastReader {
+    /// The fast path does not apply (or the input is malformed): read with the general parser.
+    struct Bail: Error {}
+
+    /// The input; every read below is proven to lie inside it (see `byte` and `word`).
+    private let input: UnsafeBufferPointer<UInt8>
+    /// The same bytes as an array (for the scalar parsers shared with the general parser).
+    private let bytes: [UInt8]
+    private let n: Int
+    private var i: Int
+    private let maxDepth: Int
+    private(set) var builder: BinaryPropertyListBuilder
+    private var strings = XMLPlistStringRefs()
+    /// Keys of the open dictionaries, innermost last.
+    private var keyRefs = RefStack()
+    /// Values of the open dictionaries and items of the open arrays, innermost last.
+    private var valueRefs = RefStack()
+    private var frames: [Frame] = []
+
+    /// A stack of object references that keeps its storage when popped (no work per pop).
+    private struct RefStack {
+        private var storage: [Int] = []
+        private(set) var count = 0
+
+        @inline(__always) mutating func push(_ ref: Int) {
+            if count < storage.count {
+                storage[count] = ref
+            } else {
+                storage.append(ref)
+            }
+            count += 1
+        }
+
+        /// The references from `start` (at most `count`) to the top.
+        @inline(__always) func top(from start: Int) -> ArraySlice<Int> {
+            storage[start..<count]
+        }
+
+        /// Pops every reference from `start` (at most `count`) up.
+        @inline(__always) mutating func pop(from start: Int) {
+            count = start
+        }
+    }
+
+    private struct Frame {
+        var isDictionary: Bool
+        /// Where this container's keys and values start in `keyRefs` and `valueRefs`.
+        var keyStart: Int
+        var valueStart: Int
+    }
+
+    private init(input: UnsafeBufferPointer<UInt8>, bytes: [UInt8], start: Int, maxDepth: Int) {
+        self.input = input
+        self.bytes = bytes
+        self.n = input.count
+        self.i = start
+        self.maxDepth = maxDepth
+        // Room for the objects of a typical document (an object takes 20 to 70 bytes of XML),
+        // so the builder's arrays rarely grow; a larger document just grows them.
+        builder = BinaryPropertyListBuilder(expectedObjects: input.count / 64, expectedChildRefs: input.count / 64)
+    }
+
+    /// The binary property list of `bytes`, or nil when the general parser must read it.
+    static func read(_ bytes: [UInt8], maxDepth: Int) -> [UInt8]? {
+        // The document's frame, with the general parser's functions (so it means the same).
+        var outer = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistTreeSink())
+        let n = bytes.count
+        do {
+            try outer.validateUTF8()
+            if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { outer.i = 3 }
+            try outer.skipMisc(allowDoctype: true)
+            guard outer.i < n, bytes[outer.i] == XMLByte.lt else { return nil }
+            let rootStart = outer.i
+            let first = try outer.parseStartTag()
+            let wrapped = first.tag == .plist
+            if wrapped {
+                guard !first.selfClosing else { return nil }
+                try outer.skipMisc(allowDoctype: false)
+            } else {
+                outer.i = rootStart
+            }
+            let valueStart = outer.i
+            let result: (top: Int, end: Int, builder: BinaryPropertyListBuilder)? = bytes.withUnsafeBufferPointer { input in
+                var reader = XMLPlistFastReader(input: input, bytes: bytes, start: valueStart, maxDepth: maxDepth)
+                do throws(Bail) {
+                    let top = try reader.value()
+                    return (top, reader.i, reader.builder)
+                } catch {
+                    return nil
+                }
+            }
+            guard let result else { return nil }
+            outer.i = result.end
+            if wrapped {
+                try outer.skipMisc(allowDoctype: false)
+                guard outer.i + 1 < n, bytes[outer.i] == XMLByte.lt, bytes[outer.i + 1] == XMLByte.slash else { return nil }
+                try outer.parseCloseTag(expecting: .plist)
+            }
+            try outer.skipMisc(allowDoctype: false)
+            guard outer.i >= n else { return nil }
+            return result.builder.finish(top: result.top)
+        } catch {
+            return nil
+        }
+    }
+
+    // MARK: Bytes
+
+    /// The byte at `k`; the caller has checked `k < n` (and `k >= 0`: indices only grow from 0).
+    @inline(__always) private func byte(_ k: Int) -> UInt8 {
+        input[k]
+    }
+
+    /// The eight bytes at `k` as a little-endian word, zeros standing in for bytes past the end
+    /// (no tag or literal below contains a zero byte, so a comparison never matches them).
+    /// The 8-byte load happens only when `k + 8 <= n`, so it lies inside the input.
+    @inline(__always) private func word(_ k: Int) -> UInt64 {
+        if k + 8 <= n, let base = input.baseAddress {
+            return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: k, as: UInt64.self))
+        }
+        var w: UInt64 = 0
+        var shift: UInt64 = 0
+        var m = k
+        while m < n && shift < 64 {
+            w |= UInt64(input[m]) << shift  // m < n
+            shift += 8
+            m += 1
+        }
+        return w
+    }
+
+    /// Whether the `count` (1...8) bytes at `k` are those of `literal` (little-endian word).
+    @inline(__always) private func matches(_ literal: UInt64, count: Int, at k: Int) -> Bool {
+        let mask: UInt64 = count >= 8 ? ~0 : (1 << UInt64(count * 8)) &- 1
+        return word(k) & mask == literal
+    }
+
+    @inline(__always) private func isWhitespace(_ c: UInt8) -> Bool {
+        c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
+    }
+
+    /// Skips whitespace from `k`; returns the index of the next byte (or `n`).
+    @inline(__always) private func skipWhitespace(from k: Int) -> Int {
+        var k = k
+        while k < n && isWhitespace(byte(k)) { k += 1 }  // k < n
+        return k
+    }
+
+    /// Moves `i` over whitespace to the next `<`.
+    @inline(__always) private mutating func nextTag() throws(Bail) {
+        i = skipWhitespace(from: i)
+        guard i < n, byte(i) == XMLByte.lt else { throw Bail() }
+    }
+
+    /// Scans character data from `i` to the next `<` and returns where it ends and whether
+    /// it is all ASCII. An `&` (an entity) or the end of the input bails.
+    @inline(__always) private mutating func text() throws(Bail) -> (end: Int, ascii: Bool) {
+        var k = i
+        var high: UInt64 = 0
+        // Eight bytes at a time while `k + 8 <= n` (the load stays inside the input): a byte
+        // equal to '<' or '&' is found by the zero-byte test on the word xor each of them.
+        if let base = input.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while k + 8 <= n {
+                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+                let x = w ^ 0x3C3C_3C3C_3C3C_3C3C  // '<'
+                let y = w ^ 0x2626_2626_2626_2626  // '&'
+                let found = ((x &- 0x0101_0101_0101_0101) & ~x | (y &- 0x0101_0101_0101_0101) & ~y) & 0x8080_8080_8080_8080
+                if found != 0 {
+                    // The lowest flagged byte is exact (flags above it may be false).
+                    let offset = found.trailingZeroBitCount >> 3
+                    let before: UInt64 = offset == 0 ? 0 : ~0 >> UInt64(64 - offset * 8)
+                    high |= w & before
+                    k += offset
+                    guard byte(k) == XMLByte.lt else { throw Bail() }  // k < k_old + 8 <= n
+                    return (k, high & 0x8080_8080_8080_8080 == 0)
+                }
+                high |= w
+                k += 8
+            }
+        }
+        while k < n {
+            let c = byte(k)  // k < n
+            if c == XMLByte.lt { return (k, high & 0x8080_8080_8080_8080 == 0) }
+            if c == XMLByte.amp { throw Bail() }
+            high |= UInt64(c)
+            k += 1
+        }
+        throw Bail()
+    }
+
+    // MARK: Tags (little-endian words of their bytes)
+
+    private static let keyOpen: UInt64 = 0x0000_003E_7965_6B3C  // "<key>"
+    private static let keyClose: UInt64 = 0x0000_3E79_656B_2F3C  // "</key>"
+    private static let dictOpen: UInt64 = 0x0000_3E74_6369_643C  // "<dict>"
+    private static let dictEmpty: UInt64 = 0x003E_2F74_6369_643C  // "<dict/>"
+    private static let dictClose: UInt64 = 0x003E_7463_6964_2F3C  // "</dict>"
+    private static let arrayOpen: UInt64 = 0x003E_7961_7272_613C  // "<array>"
+    private static let arrayEmpty: UInt64 = 0x3E2F_7961_7272_613C  // "<array/>"
+    private static let arrayClose: UInt64 = 0x3E79_6172_7261_2F3C  // "</array>"
+    private static let stringOpen: UInt64 = 0x3E67_6E69_7274_733C  // "<string>"
+    private static let stringClose: UInt64 = 0x676E_6972_7473_2F3C  // "</string", then ">"
+    private static let integerOpen: UInt64 = 0x7265_6765_746E_693C  // "<integer", then ">"
+    private static let integerClose: UInt64 = 0x6567_6574_6E69_2F3C  // "</intege", then "r>"
+    private static let realOpen: UInt64 = 0x0000_3E6C_6165_723C  // "<real>"
+    private static let realClose: UInt64 = 0x003E_6C61_6572_2F3C  // "</real>"
+    private static let dateOpen: UInt64 = 0x0000_3E65_7461_643C  // "<date>"
+    private static let dateClose: UInt64 = 0x003E_6574_6164_2F3C  // "</date>"
+    private static let dataOpen: UInt64 = 0x0000_3E61_7461_643C  // "<data>"
+    private static let dataClose: UInt64 = 0x003E_6174_6164_2F3C  // "</data>"
+    private static let trueEmpty: UInt64 = 0x003E_2F65_7572_743C  // "<true/>"
+    private static let falseEmpty: UInt64 = 0x3E2F_6573_6C61_663C  // "<false/>"
+    private static let uidKeyHead: UInt64 = 0x2446_433E_7965_6B3C  // "<key>CF$", then "UID</key", ">"
+    private static let uidKeyTail: UInt64 = 0x7965_6B2F_3C44_4955  // "UID</key"
+    private static let uidKey: UInt64 = 0x0000_4449_5524_4643  // "CF$UID"
+
+    /// Checks the closing tag `literal` (`count` bytes, at most 8) at `i` and moves past it.
+    @inline(__always) private mutating func close(_ literal: UInt64, count: Int) throws(Bail) {
+        guard matches(literal, count: count, at: i) else { throw Bail() }
+        i += count
+    }
+
+    // MARK: Values
+
+    /// Reads the value whose start tag is at `i`, and everything inside it; returns its
+    /// reference, with `i` just past its end tag.
+    private mutating func value() throws(Bail) -> Int {
+        while true {
+            var ref: Int
+            if let top = frames.last, top.isDictionary, keyRefs.count - top.keyStart == valueRefs.count - top.valueStart {
+                // A dictionary wants a key.
+                guard matches(Self.keyOpen, count: 5, at: i) else { throw Bail() }
+                i += 5
+                let start = i
+                let (end, ascii) = try text()
+                i = end
+                try close(Self.keyClose, count: 6)
+                // A first key `CF$UID` not in the UID form read at `<dict>` (held back by the
+                // general parser until the dictionary turns out to be more): not here.
+                if keyRefs.count == top.keyStart, end - start == 6, matches(Self.uidKey, count: 6, at: start) { throw Bail() }
+                keyRefs.push(strings.ref(input, start, end, ascii: ascii, builder: &builder))
+                try nextTag()
+                continue
+            }
+            let w = word(i)
+            switch UInt8(truncatingIfNeeded: w >> 8) {
+            case UInt8(ascii: "d"):
+                if w & 0xFFFF_FFFF_FFFF == Self.dictOpen {
+                    try checkDepth()
+                    i += 6
+                    if let uid = try uidValue() {
+                        ref = builder.uid(uid)
+                    } else {
+                        frames.append(Frame(isDictionary: true, keyStart: keyRefs.count, valueStart: valueRefs.count))
+                        if let root = try afterValue(nil) { return root }
+                        continue
+                    }
+                } else if w & 0xFF_FFFF_FFFF_FFFF == Self.dictEmpty {
+                    try checkDepth()
+                    i += 7
+                    ref = builder.dictionary(keys: EmptyCollection<Int>(), values: EmptyCollection<Int>())
+                } else if w & 0xFFFF_FFFF_FFFF == Self.dateOpen {
+                    i += 6
+                    ref = try date()
+                } else if w & 0xFFFF_FFFF_FFFF == Self.dataOpen {
+                    i += 6
+                    ref = try data()
+                } else {
+                    throw Bail()
+                }
+            case UInt8(ascii: "a"):
+                if w & 0xFF_FFFF_FFFF_FFFF == Self.arrayOpen {
+                    try checkDepth()
+                    i += 7
+                    frames.append(Frame(isDictionary: false, keyStart: keyRefs.count, valueStart: valueRefs.count))
+                    if let root = try afterValue(nil) { return root }
+                    continue
+                } else if w == Self.arrayEmpty {
+                    try checkDepth()
+                    i += 8
+                    ref = builder.array(EmptyCollection<Int>())
+                } else {
+                    throw Bail()
+                }
+            case UInt8(ascii: "s"):
+                guard w == Self.stringOpen else { throw Bail() }
+                i += 8
+                let start = i
+                let (end, ascii) = try text()
+                i = end
+                try close(Self.stringClose, count: 8)
+                try close(0x3E, count: 1)
+                ref = strings.ref(input, start, end, ascii: ascii, builder: &builder)
+            case UInt8(ascii: "i"):
+                guard w == Self.integerOpen, matches(0x3E, count: 1, at: i + 8) else { throw Bail() }
+                i += 9
+                ref = try integer()
+            case UInt8(ascii: "r"):
+                guard w & 0xFFFF_FFFF_FFFF == Self.realOpen else { throw Bail() }
+                i += 6
+                ref = try real()
+            case UInt8(ascii: "t"):
+                guard w & 0xFF_FFFF_FFFF_FFFF == Self.trueEmpty else { throw Bail() }
+                i += 7
+                ref = builder.bool(true)
+            case UInt8(ascii: "f"):
+                guard w == Self.falseEmpty else { throw Bail() }
+                i += 8
+                ref = builder.bool(false)
+            default:
+                throw Bail()
+            }
+            if let root = try afterValue(ref) { return root }
+        }
+    }
+
+    /// Nesting as the general parser counts it: open containers, before opening one more
+    /// (empty forms and UID dictionaries included).
+    @inline(__always) private func checkDepth() throws(Bail) {
+        guard frames.count < maxDepth else { throw Bail() }
+    }
+
+    /// Attaches a finished value (if any) to the innermost container, then closes every
+    /// container whose end tag comes next. Returns the root's reference when the outermost
+    /// value is complete, else nil with `i` at the next start tag.
+    @inline(__always) private mutating func afterValue(_ finished: Int?) throws(Bail) -> Int? {
+        var ref = finished
+        while true {
+            guard let top = frames.last else {
+                // `finished` is non-nil whenever no container is open (a container is opened
+                // with `nil` only after it is pushed).
+                guard let ref else { throw Bail() }
+                return ref
+            }
+            if let value = ref { valueRefs.push(value) }
+            try nextTag()
+            let keys = keyRefs.count - top.keyStart
+            let values = valueRefs.count - top.valueStart
+            if top.isDictionary {
+                // The end tag, with no key waiting for its value.
+                guard keys == values, matches(Self.dictClose, count: 7, at: i) else { return nil }
+                i += 7
+                ref = builder.dictionary(keys: keyRefs.top(from: top.keyStart), values: valueRefs.top(from: top.valueStart))
+                keyRefs.pop(from: top.keyStart)
+            } else {
+                guard matches(Self.arrayClose, count: 8, at: i) else { return nil }
+                i += 8
+                ref = builder.array(valueRefs.top(from: top.valueStart))
+            }
+            valueRefs.pop(from: top.valueStart)
+            frames.removeLast()
+        }
+    }
+
+    /// After `<dict>`: when the dictionary is `<key>CF$UID</key>` and a plain decimal
+    /// `<integer>` in `0...UInt32.max` (how XML spells a keyed-archive UID), reads it up to its
+    /// `</dict>` and returns the number. Nil (with `i` unchanged) when the first thing inside
+    /// is not that key; bails when it is, but the rest is not in this form.
+    private mutating func uidValue() throws(Bail) -> UInt64? {
+        var k = skipWhitespace(from: i)
+        guard matches(Self.uidKeyHead, count: 8, at: k), matches(Self.uidKeyTail, count: 8, at: k + 8),
+              matches(0x3E, count: 1, at: k + 16) else { return nil }
+        k = skipWhitespace(from: k + 17)
+        guard matches(Self.integerOpen, count: 8, at: k), matches(0x3E, count: 1, at: k + 8) else { throw Bail() }
+        k += 9
+        let digitsStart = k
+        var value: UInt64 = 0
+        // At most 10 digits: below 10^10, far from overflow.
+        while k < n, k - digitsStart < 10 {
+            let c = byte(k)  // k < n
+            guard XMLByte.isDigit(c) else { break }
+            value = value &* 10 &+ UInt64(c &- XMLByte.zero)
+            k += 1
+        }
+        guard k > digitsStart, value <= UInt64(UInt32.max) else { throw Bail() }
+        guard matches(Self.integerClose, count: 8, at: k), matches(0x3E72, count: 2, at: k + 8) else { throw Bail() }
+        k = skipWhitespace(from: k + 10)
+        guard matches(Self.dictClose, count: 7, at: k) else { throw Bail() }
+        i = k + 7
+        return value
+    }
+
+    // MARK: Scalars
+
+    /// A plain decimal `<integer>` (optional `-`, up to 20 digits, within 64 bits) after its
+    /// start tag; anything else (spaces, `+`, hexadecimal, wider values) bails.
+    private mutating func integer() throws(Bail) -> Int {
+        var k = i
+        var negative = false
+        if k < n && byte(k) == XMLByte.dash {  // k < n
+            negative = true
+            k += 1
+        }
+        let digitsStart = k
+        var magnitude: UInt64 = 0
+        // 19 digits stay below 10^19 < 2^64: no overflow.
+        while k < n, k - digitsStart < 19 {
+            let c = byte(k)  // k < n
+            guard XMLByte.isDigit(c) else { break }
+            magnitude = magnitude &* 10 &+ UInt64(c &- XMLByte.zero)
+            k += 1
+        }
+        if k < n, XMLByte.isDigit(byte(k)) {  // k < n
+            // A 20th digit, checked.
+            let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+            let (sum, o2) = times10.addingReportingOverflow(UInt64(byte(k) &- XMLByte.zero))
+            guard !o1, !o2 else { throw Bail() }
+            magnitude = sum
+            k += 1
+        }
+        guard k > digitsStart else { throw Bail() }
+        i = k
+        try close(Self.integerClose, count: 8)  // also fails on a 21st digit or any other byte
+        try close(0x3E72, count: 2)
+        if negative {
+            guard magnitude <= 1 << 63 else { throw Bail() }
+            return builder.integer(Int64(bitPattern: 0 &- magnitude))
+        }
+        return magnitude <= UInt64(Int64.max) ? builder.integer(Int64(magnitude)) : builder.unsignedInteger(magnitude)
+    }
+
+    /// The text of a scalar element up to its end tag (which the caller checks).
+    @inline(__always) private mutating func scalarText() throws(Bail) -> ArraySlice<UInt8> {
+        let start = i
+        let (end, _) = try text()
+        i = end
+        return bytes[start..<end]
+    }
+
+    private mutating func real() throws(Bail) -> Int {
+        let content = try scalarText()
+        guard let value = XMLPlistDecimal.real(content) else { throw Bail() }
+        try close(Self.realClose, count: 7)
+        return builder.real(value)
+    }
+
+    private mutating func date() throws(Bail) -> Int {
+        let content = try scalarText()
+        guard case .success(let seconds) = XMLPlistDateText.secondsSince2001(content) else { throw Bail() }
+        try close(Self.dateClose, count: 7)
+        return builder.date(seconds)
+    }
+
+    private mutating func data() throws(Bail) -> Int {
+        let content = try scalarText()
+        guard let value = try? XMLPlistBase64.decode(content) else { throw Bail() }
+        try close(Self.dataClose, count: 7)
+        return builder.data(value)
+    }
+}

@@ -25,6 +25,12 @@ struct StringUIDTable {
 
     private static let processSeed = UInt64.random(in: .min ... .max)
 
+    /// Strings stored so far (their positions are `0..<storedCount`).
+    var storedCount: Int { strings.count }
+
+    /// The string stored at `position`.
+    subscript(position: Int) -> String { strings[position] }
+
     init() {
         let size = 256
         slots = [Slot](repeating: Slot(hash: 0, uid: -1), count: size)
@@ -56,6 +62,15 @@ struct StringUIDTable {
             count += 1
             return uid
         }
+    }
+
+    /// Drops the lookup slots and keeps the strings (the table is done finding them).
+    mutating func releaseLookup() {
+        let size = 16
+        slots = [Slot](repeating: Slot(hash: 0, uid: -1), count: size)
+        index = [Int32](repeating: 0, count: size)
+        mask = size - 1
+        count = 0
     }
 
     @inline(__always)

@@ -193,11 +193,25 @@ struct ArchiveBinaryWriter {
             return container(isDictionary: true, keys: childKeys, values: childValues)
         case .array:
             let elements = uidArray(&cursor, count: count)
-            return container(isDictionary: true, keys: [keys.class, keys.objects], values: [classRef, elements])
+            childKeys.removeAll(keepingCapacity: true)
+            childValues.removeAll(keepingCapacity: true)
+            childKeys.append(keys.class)
+            childKeys.append(keys.objects)
+            childValues.append(classRef)
+            childValues.append(elements)
+            return container(isDictionary: true, keys: childKeys, values: childValues)
         default:
             let keyList = uidArray(&cursor, count: count)
             let valueList = uidArray(&cursor, count: count)
-            return container(isDictionary: true, keys: [keys.class, keys.keys, keys.objects], values: [classRef, keyList, valueList])
+            childKeys.removeAll(keepingCapacity: true)
+            childValues.removeAll(keepingCapacity: true)
+            childKeys.append(keys.class)
+            childKeys.append(keys.keys)
+            childKeys.append(keys.objects)
+            childValues.append(classRef)
+            childValues.append(keyList)
+            childValues.append(valueList)
+            return container(isDictionary: true, keys: childKeys, values: childValues)
         }
     }
 
@@ -336,7 +350,7 @@ struct ArchiveBinaryWriter {
         if known != .max {
             let ref = Int(known)
             if !(writing && ref == next) { return ref }
-        } else if let ref = largeUIDRefs[value], !(writing && ref == next) {
+        } else if !largeUIDRefs.isEmpty, let ref = largeUIDRefs[value], !(writing && ref == next) {
             return ref
         }
         let unsigned = UInt64(UInt32(bitPattern: value))

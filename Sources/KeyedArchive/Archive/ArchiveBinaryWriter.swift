@@ -3,7 +3,9 @@ import Foundation
 extension ArchiveObjectTable {
     /// Writes the archive as a binary property list.
     func binary() -> Data {
+        memTrace("binary-entry")
         finishEncoding()
+        memTrace("after-finish")
         var writer = ArchiveBinaryWriter(table: self)
         return writer.write()
     }
@@ -22,7 +24,7 @@ extension ArchiveObjectTable {
 /// objects; every other scalar is written once and shared, as the builder does.
 struct ArchiveBinaryWriter {
     private let table: ArchiveObjectTable
-    private let arena: [UInt8]
+    private let arena: ChunkedBytes
 
     /// Second pass: bytes are written, and every lookup below finds what the first stored.
     private var writing = false
@@ -51,7 +53,7 @@ struct ArchiveBinaryWriter {
     /// Data by a seeded hash of its bytes → index in `dataFirsts` (the first data with that
     /// hash); data whose hash is taken by different bytes goes to `dataCollisions`.
     private var dataByHash = ScalarRefTable()
-    private var dataFirsts: [(bytes: Range<Int>, ref: Int)] = []
+    private var dataFirsts: [(bytes: ArraySlice<UInt8>, ref: Int)] = []
     private var dataCollisions: [Data: Int] = [:]
     private static let dataSeed = UInt64.random(in: .min ... .max)
 
@@ -80,12 +82,15 @@ struct ArchiveBinaryWriter {
     /// The file.
     mutating func write() -> Data {
         walk()
+        memTrace("after-pass1")
         let count = next
         refSize = BinaryPlistEncoding.width(of: UInt64(max(count, 1) - 1))
         tableStart = 8 + scalarBytes + markerBytes + childRefs * refSize
         offsetSize = BinaryPlistEncoding.width(of: UInt64(tableStart))
         let total = tableStart + count * offsetSize + 32
         var data = Data(count: total)
+        memTrace("after-alloc")
+        defer { memTrace("end") }
         data.withUnsafeMutableBytes { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
             // Bounds: the first pass counted every byte the second writes, from the same
@@ -138,8 +143,8 @@ struct ArchiveBinaryWriter {
             case .float: ref = float(UInt32(truncatingIfNeeded: payload))
             case .bool: ref = bool(payload != 0)
             case .data:
-                var cursor = ObjectRecord.Cursor(arena, at: Int(payload))
-                ref = data(cursor.dataRange())
+                var cursor = arena.cursor(at: payload)
+                ref = data(cursor.bytes[cursor.dataRange()])
             case .classEntry:
                 let entry = table.classEntries[Int(payload)]
                 childValues.removeAll(keepingCapacity: true)
@@ -148,7 +153,7 @@ struct ArchiveBinaryWriter {
                 let name = string(entry.name)
                 ref = container(isDictionary: true, keys: [classesKey, classNameKey], values: [list, name])
             case .fields, .array, .dictionary:
-                ref = object(at: Int(payload), kind: kinds[index], keys: (classKey, objectsKey, keysKey))
+                ref = object(at: payload, kind: kinds[index], keys: (classKey, objectsKey, keysKey))
             }
             if writing {
                 BinaryPlistEncoding.putBigEndian(UInt64(ref), size: refSize, into: &objectsChildren)
@@ -166,8 +171,8 @@ struct ArchiveBinaryWriter {
     }
 
     /// An object's dictionary: `$class` and its fields, `NS.objects`, or `NS.keys` and `NS.objects`.
-    private mutating func object(at offset: Int, kind: ArchiveObjectTable.EntryKind, keys: (class: Int, objects: Int, keys: Int)) -> Int {
-        var cursor = ObjectRecord.Cursor(arena, at: offset)
+    private mutating func object(at address: UInt64, kind: ArchiveObjectTable.EntryKind, keys: (class: Int, objects: Int, keys: Int)) -> Int {
+        var cursor = arena.cursor(at: address)
         let classRef = uid(Int32(bitPattern: cursor.le32()))
         let count = Int(cursor.varint())
         switch kind {
@@ -186,7 +191,7 @@ struct ArchiveBinaryWriter {
                 case .real(let bits): value = real(bits)
                 case .float(let bits): value = float(bits)
                 case .bool(let b): value = bool(b)
-                case .data(let range): value = data(range)
+                case .data(let range): value = data(cursor.bytes[range])
                 }
                 childValues.append(value)
             }
@@ -365,27 +370,25 @@ struct ArchiveBinaryWriter {
         return ref
     }
 
-    /// Data shared by its exact bytes (`bytes` in the table's arena).
-    private mutating func data(_ bytes: Range<Int>) -> Int {
-        let hash = arena.withUnsafeBufferPointer { all in
-            ByteHash.hash(UnsafeBufferPointer(rebasing: all[bytes]), seed: Self.dataSeed)
-        }
+    /// Data shared by its exact bytes (a slice of the table's records).
+    private mutating func data(_ bytes: ArraySlice<UInt8>) -> Int {
+        let hash = bytes.withUnsafeBufferPointer { ByteHash.hash($0, seed: Self.dataSeed) }
         let first = dataByHash.ref(for: hash)
-        if let first, arena[dataFirsts[first].bytes].elementsEqual(arena[bytes]) {
+        if let first, dataFirsts[first].bytes.elementsEqual(bytes) {
             let ref = dataFirsts[first].ref
             if !(writing && ref == next) { return ref }
-        } else if !dataCollisions.isEmpty, let ref = dataCollisions[Data(arena[bytes])], !(writing && ref == next) {
+        } else if !dataCollisions.isEmpty, let ref = dataCollisions[Data(bytes)], !(writing && ref == next) {
             return ref
         }
         let ref = beginScalar(size: BinaryPlistEncoding.markerSize(count: bytes.count) + bytes.count)
         if writing {
             BinaryPlistEncoding.putMarker(0x40, count: bytes.count, into: &scalars)
-            for byte in arena[bytes] { scalars.put(byte) }
+            for byte in bytes { scalars.put(byte) }
         } else if first == nil {
             dataByHash.insert(hash, dataFirsts.count)
             dataFirsts.append((bytes, ref))
         } else {
-            dataCollisions[Data(arena[bytes])] = ref
+            dataCollisions[Data(bytes)] = ref
         }
         return ref
     }
@@ -412,4 +415,11 @@ struct FileSink: BinaryPlistSink {
         buffer[position] = byte
         position += 1
     }
+}
+
+func memTrace(_ label: String) {
+    guard ProcessInfo.processInfo.environment["KA_MEMTRACE"] != nil,
+          let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return }
+    let fields = text.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }.map { $0.replacingOccurrences(of: " ", with: "") }
+    FileHandle.standardError.write(Data("\(label) \(fields.joined(separator: " "))\n".utf8))
 }

@@ -26,11 +26,11 @@ extension ArchiveObjectTable {
     func openObject(kind: ObjectBox.Kind) -> ObjectBox {
         let uid = appendEntry(EntryKind(kind), 0)
         pushLevel(uid: uid, classUID: 0)
-        return ObjectBox(table: self, uid: uid, kind: kind)
+        return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
     }
 
     func setClassUID(_ classUID: Int32, of box: ObjectBox) {
-        openObjects[openLevel(of: box.uid)].classUID = classUID
+        openObjects[openLevel(of: box)].classUID = classUID
     }
 
     private func pushLevel(uid: Int32, classUID: Int32) {
@@ -57,12 +57,15 @@ extension ArchiveObjectTable {
 
     /// Moves a level's bytes to the arena as a record.
     private func store(level: Int) {
-        let offset = arena.count
-        ObjectRecord.appendLE32(UInt32(bitPattern: openObjects[level].classUID), to: &arena)
-        ObjectRecord.appendVarint(UInt64(openObjects[level].count), to: &arena)
-        arena.append(contentsOf: openObjects[level].main)
-        arena.append(contentsOf: openObjects[level].values)
-        payloads[Int(openObjects[level].uid)] = UInt64(offset)
+        let count = openObjects[level].count
+        let size = 4 + ObjectRecord.varintSize(UInt64(count)) + openObjects[level].main.count + openObjects[level].values.count
+        let address = arena.append(size: size) { bytes in
+            ObjectRecord.appendLE32(UInt32(bitPattern: openObjects[level].classUID), to: &bytes)
+            ObjectRecord.appendVarint(UInt64(count), to: &bytes)
+            bytes.append(contentsOf: openObjects[level].main)
+            bytes.append(contentsOf: openObjects[level].values)
+        }
+        payloads[Int(openObjects[level].uid)] = address
         // No copy of the level is alive here, so the buffers are emptied in place.
         if openObjects[level].main.capacity > Self.keptScratch {
             openObjects[level].main = []
@@ -76,13 +79,17 @@ extension ArchiveObjectTable {
         }
     }
 
-    /// The open level of an object; an object already stored is opened again (only when a
-    /// container or `superEncoder` outlives the value that made it).
+    /// The open level of `box`'s object: the level it was opened at while it still holds
+    /// it (the usual case, no lookup), else through its payload; an object already stored
+    /// is opened again (only when a container or `superEncoder` outlives the value that
+    /// made it).
     @inline(__always)
-    func openLevel(of uid: Int32) -> Int {
-        let payload = payloads[Int(uid)]
+    func openLevel(of box: ObjectBox) -> Int {
+        let level = box.level
+        if level >= 0, level < openDepth, openObjects[level].uid == box.uid { return level }
+        let payload = payloads[Int(box.uid)]
         if payload & Self.openFlag != 0 { return Int(truncatingIfNeeded: payload & ~Self.openFlag) }
-        return reopen(uid)
+        return reopen(box.uid)
     }
 
     @inline(never)
@@ -103,19 +110,20 @@ extension ArchiveObjectTable {
             let object = openObjects[Int(truncatingIfNeeded: payload & ~Self.openFlag)]
             return (object.classUID, object.count, object.main, object.values)
         }
-        var cursor = ObjectRecord.Cursor(arena, at: Int(payload))
+        var cursor = arena.cursor(at: payload)
+        let bytes = cursor.bytes
         let classUID = Int32(bitPattern: cursor.le32())
         let count = Int(cursor.varint())
         let start = cursor.position
         switch kinds[Int(uid)] {
         case .fields:
             cursor.skipFields(count)
-            return (classUID, count, Array(arena[start..<cursor.position]), [])
+            return (classUID, count, Array(bytes[start..<cursor.position]), [])
         case .dictionary:
             let middle = start + count * 4
-            return (classUID, count, Array(arena[start..<middle]), Array(arena[middle..<(middle + count * 4)]))
+            return (classUID, count, Array(bytes[start..<middle]), Array(bytes[middle..<(middle + count * 4)]))
         default:
-            return (classUID, count, Array(arena[start..<(start + count * 4)]), [])
+            return (classUID, count, Array(bytes[start..<(start + count * 4)]), [])
         }
     }
 }

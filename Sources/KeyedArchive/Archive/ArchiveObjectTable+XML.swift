@@ -22,7 +22,6 @@ extension ArchiveObjectTable {
         }
         output.key("$objects", indent: 1)
         output.raw("\t<array>\n")  // never empty: UID 0 is $null
-        let arena = self.arena
         for index in kinds.indices {
             let payload = payloads[index]
             switch kinds[index] {
@@ -35,8 +34,8 @@ extension ArchiveObjectTable {
             case .float: output.real(Double(Float(bitPattern: UInt32(truncatingIfNeeded: payload))), indent: 2)
             case .bool: output.bool(payload != 0, indent: 2)
             case .data:
-                var cursor = ObjectRecord.Cursor(arena, at: Int(payload))
-                output.data(Data(arena[cursor.dataRange()]), indent: 2)
+                var cursor = arena.cursor(at: payload)
+                output.data(Data(cursor.bytes[cursor.dataRange()]), indent: 2)
             case .classEntry:
                 let entry = classEntries[Int(payload)]
                 output.raw("\t\t<dict>\n")
@@ -49,7 +48,7 @@ extension ArchiveObjectTable {
                 output.string(entry.name, indent: 3)
                 output.raw("\t\t</dict>\n")
             case .fields, .array, .dictionary:
-                writeObject(at: Int(payload), kind: kinds[index], arena: arena, into: &output)
+                writeObject(at: payload, kind: kinds[index], into: &output)
             }
         }
         output.raw("\t</array>\n")
@@ -58,8 +57,8 @@ extension ArchiveObjectTable {
         return output.out
     }
 
-    private func writeObject(at offset: Int, kind: EntryKind, arena: [UInt8], into output: inout XMLPlistOutput) {
-        var cursor = ObjectRecord.Cursor(arena, at: offset)
+    private func writeObject(at address: UInt64, kind: EntryKind, into output: inout XMLPlistOutput) {
+        var cursor = arena.cursor(at: address)
         output.raw("\t\t<dict>\n")
         output.key("$class", indent: 3)
         output.uid(UInt64(cursor.le32()), indent: 3)
@@ -75,7 +74,7 @@ extension ArchiveObjectTable {
                 case .real(let bits): output.real(Double(bitPattern: bits), indent: 3)
                 case .float(let bits): output.real(Double(Float(bitPattern: bits)), indent: 3)
                 case .bool(let b): output.bool(b, indent: 3)
-                case .data(let range): output.data(Data(arena[range]), indent: 3)
+                case .data(let range): output.data(Data(cursor.bytes[range]), indent: 3)
                 }
             }
         case .array:

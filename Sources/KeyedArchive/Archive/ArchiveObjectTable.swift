@@ -42,11 +42,11 @@ final class ArchiveObjectTable {
     }
 
     @exclusivity(unchecked) private(set) var kinds: [EntryKind] = [.nullString]
-    @exclusivity(unchecked) var payloads: [UInt64] = [0]
+    @exclusivity(unchecked) var payloads = ChunkedArray<UInt64>()
     @exclusivity(unchecked) private(set) var wides: [PropertyListWideInteger] = []
     @exclusivity(unchecked) private(set) var classEntries: [(name: String, classes: [String])] = []
-    /// Object records and data bytes, back to back.
-    @exclusivity(unchecked) var arena: [UInt8] = []
+    /// Object records and data bytes.
+    @exclusivity(unchecked) var arena = ChunkedBytes()
     /// Objects being filled (see ArchiveObjectTable+Records.swift); levels past
     /// `openDepth` are free, their buffers kept for the next object.
     @exclusivity(unchecked) var openObjects: [OpenObject] = []
@@ -83,6 +83,10 @@ final class ArchiveObjectTable {
     @exclusivity(unchecked) var plainValueTypes = ScalarRefTable()
     /// Keeps encoded instances alive so their `ObjectIdentifier`s stay unique.
     @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
+
+    init() {
+        payloads.append(0)  // UID 0, `$null`
+    }
 
     // MARK: - Adding objects
 
@@ -153,10 +157,12 @@ final class ArchiveObjectTable {
 
     /// Data is not uniqued (as in Foundation): hashing large blobs costs more than it saves.
     func data(_ value: Data) -> Int32 {
-        let uid = appendEntry(.data, UInt64(arena.count))
-        ObjectRecord.appendVarint(UInt64(value.count), to: &arena)
-        arena.append(contentsOf: value)
-        return uid
+        let size = ObjectRecord.varintSize(UInt64(value.count)) + value.count
+        let address = arena.append(size: size) { bytes in
+            ObjectRecord.appendVarint(UInt64(value.count), to: &bytes)
+            bytes.append(contentsOf: value)
+        }
+        return appendEntry(.data, address)
     }
 
     /// The class entry for an explicit name and hierarchy.
@@ -272,14 +278,14 @@ final class ArchiveObjectTable {
         case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: payload)))
         case .bool: return .bool(payload != 0)
         case .data:
-            var cursor = ObjectRecord.Cursor(arena, at: Int(payload))
-            return .data(Data(arena[cursor.dataRange()]))
+            var cursor = arena.cursor(at: payload)
+            return .data(Data(cursor.bytes[cursor.dataRange()]))
         case .classEntry:
             let entry = classEntries[Int(payload)]
             return .classEntry(name: entry.name, classes: entry.classes)
-        case .fields: return .object(ObjectBox(table: self, uid: uid, kind: .fields))
-        case .array: return .object(ObjectBox(table: self, uid: uid, kind: .array))
-        case .dictionary: return .object(ObjectBox(table: self, uid: uid, kind: .dictionary))
+        case .fields: return .object(ObjectBox(table: self, uid: uid, kind: .fields, level: -1))
+        case .array: return .object(ObjectBox(table: self, uid: uid, kind: .array, level: -1))
+        case .dictionary: return .object(ObjectBox(table: self, uid: uid, kind: .dictionary, level: -1))
         }
     }
 

@@ -42,6 +42,12 @@ enum ObjectRecord {
         bytes.append(UInt8(rest))
     }
 
+    /// Bytes of `value` in LEB128.
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+
     @inline(__always)
     static func appendLE32(_ value: UInt32, to bytes: inout [UInt8]) {
         bytes.append(UInt8(truncatingIfNeeded: value))
@@ -209,6 +215,8 @@ struct ObjectBox {
     let table: ArchiveObjectTable
     let uid: Int32
     let kind: Kind
+    /// The scratch level it was opened at (a hint, checked on use), or -1.
+    let level: Int
 
     /// What a field holds: a scalar inline (as `encode(_:forKey:)` writes numbers and
     /// booleans) or a UID.
@@ -232,14 +240,14 @@ struct ObjectBox {
     /// Appends a field (`.fields` objects).
     @inline(__always)
     func append(key: Int32, _ value: Value) {
-        let level = table.openLevel(of: uid)
+        let level = table.openLevel(of: self)
         ObjectRecord.appendField(key: key, value, to: &table.openObjects[level].main)
         table.openObjects[level].count += 1
     }
 
     /// Appends a field holding UID 0 and returns where its UID is, for ``setUID(_:atField:)``.
     func appendPlaceholder(key: Int32) -> Int {
-        let level = table.openLevel(of: uid)
+        let level = table.openLevel(of: self)
         let offset = ObjectRecord.appendField(key: key, .uid(0), to: &table.openObjects[level].main)
         table.openObjects[level].count += 1
         return offset
@@ -248,7 +256,7 @@ struct ObjectBox {
     /// Appends an element (`.array` objects).
     @inline(__always)
     func appendElement(_ element: Int32) {
-        let level = table.openLevel(of: uid)
+        let level = table.openLevel(of: self)
         ObjectRecord.appendLE32(UInt32(bitPattern: element), to: &table.openObjects[level].main)
         table.openObjects[level].count += 1
     }
@@ -256,24 +264,24 @@ struct ObjectBox {
     /// Appends a key and its value (`.dictionary` objects).
     @inline(__always)
     func appendEntry(key: Int32, value: Int32) {
-        let level = table.openLevel(of: uid)
+        let level = table.openLevel(of: self)
         ObjectRecord.appendLE32(UInt32(bitPattern: key), to: &table.openObjects[level].main)
         ObjectRecord.appendLE32(UInt32(bitPattern: value), to: &table.openObjects[level].values)
         table.openObjects[level].count += 1
     }
 
     /// Fields, elements or entries so far.
-    var count: Int { table.openObjects[table.openLevel(of: uid)].count }
+    var count: Int { table.openObjects[table.openLevel(of: self)].count }
 
     /// Fills in a placeholder field (offset from ``appendPlaceholder(key:)``).
     func setUID(_ value: Int32, atField offset: Int) {
-        let level = table.openLevel(of: uid)
+        let level = table.openLevel(of: self)
         ObjectRecord.setLE32(UInt32(bitPattern: value), at: offset, in: &table.openObjects[level].main)
     }
 
     /// Replaces element `index` (an array's element, a dictionary's value).
     func setElement(_ value: Int32, at index: Int) {
-        let level = table.openLevel(of: uid)
+        let level = table.openLevel(of: self)
         if kind == .dictionary {
             ObjectRecord.setLE32(UInt32(bitPattern: value), at: index * 4, in: &table.openObjects[level].values)
         } else {

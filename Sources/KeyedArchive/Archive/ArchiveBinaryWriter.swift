@@ -53,7 +53,7 @@ struct ArchiveBinaryWriter {
     /// Data by a seeded hash of its bytes → index in `dataFirsts` (the first data with that
     /// hash); data whose hash is taken by different bytes goes to `dataCollisions`.
     private var dataByHash = ScalarRefTable()
-    private var dataFirsts: [(bytes: ArraySlice<UInt8>, ref: Int)] = []
+    private var dataFirsts: [DataFirst] = []
     private var dataCollisions: [Data: Int] = [:]
     private static let dataSeed = UInt64.random(in: .min ... .max)
 
@@ -144,7 +144,7 @@ struct ArchiveBinaryWriter {
             case .bool: ref = bool(payload != 0)
             case .data:
                 var cursor = arena.cursor(at: payload)
-                ref = data(cursor.bytes[cursor.dataRange()])
+                ref = data(cursor.dataRange(), of: cursor)
             case .classEntry:
                 let entry = table.classEntries[Int(payload)]
                 childValues.removeAll(keepingCapacity: true)
@@ -191,7 +191,7 @@ struct ArchiveBinaryWriter {
                 case .real(let bits): value = real(bits)
                 case .float(let bits): value = float(bits)
                 case .bool(let b): value = bool(b)
-                case .data(let range): value = data(cursor.bytes[range])
+                case .data(let range): value = data(range, of: cursor)
                 }
                 childValues.append(value)
             }
@@ -370,12 +370,21 @@ struct ArchiveBinaryWriter {
         return ref
     }
 
-    /// Data shared by its exact bytes (a slice of the table's records).
-    private mutating func data(_ bytes: ArraySlice<UInt8>) -> Int {
+    /// Where the first data with a hash is, in the table's records.
+    private struct DataFirst {
+        var start: Int
+        var count: Int
+        var chunk: UInt32
+        var ref: UInt32
+    }
+
+    /// Data shared by its exact bytes (`range` of the chunk `cursor` reads).
+    private mutating func data(_ range: Range<Int>, of cursor: ObjectRecord.Cursor) -> Int {
+        let bytes = cursor.bytes[range]
         let hash = bytes.withUnsafeBufferPointer { ByteHash.hash($0, seed: Self.dataSeed) }
         let first = dataByHash.ref(for: hash)
-        if let first, dataFirsts[first].bytes.elementsEqual(bytes) {
-            let ref = dataFirsts[first].ref
+        if let first, arena.chunks[Int(dataFirsts[first].chunk)][dataFirsts[first].start..<(dataFirsts[first].start + dataFirsts[first].count)].elementsEqual(bytes) {
+            let ref = Int(dataFirsts[first].ref)
             if !(writing && ref == next) { return ref }
         } else if !dataCollisions.isEmpty, let ref = dataCollisions[Data(bytes)], !(writing && ref == next) {
             return ref
@@ -384,9 +393,9 @@ struct ArchiveBinaryWriter {
         if writing {
             BinaryPlistEncoding.putMarker(0x40, count: bytes.count, into: &scalars)
             for byte in bytes { scalars.put(byte) }
-        } else if first == nil {
+        } else if first == nil, let chunk = UInt32(exactly: cursor.chunk), let small = UInt32(exactly: ref) {
             dataByHash.insert(hash, dataFirsts.count)
-            dataFirsts.append((bytes, ref))
+            dataFirsts.append(DataFirst(start: range.lowerBound, count: range.count, chunk: chunk, ref: small))
         } else {
             dataCollisions[Data(bytes)] = ref
         }

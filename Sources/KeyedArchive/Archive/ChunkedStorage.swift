@@ -60,6 +60,7 @@ struct ChunkedBytes {
     /// A cursor at `address`.
     @inline(__always)
     func cursor(at address: UInt64) -> ObjectRecord.Cursor {
-        ObjectRecord.Cursor(chunks[Int(address >> Self.offsetBits)], at: Int(address & (1 << Self.offsetBits - 1)))
+        let chunk = Int(address >> Self.offsetBits)
+        return ObjectRecord.Cursor(chunks[chunk], at: Int(address & (1 << Self.offsetBits - 1)), chunk: chunk)
     }
 }

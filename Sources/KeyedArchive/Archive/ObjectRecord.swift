@@ -123,10 +123,13 @@ enum ObjectRecord {
     struct Cursor {
         let bytes: [UInt8]
         var position: Int
+        /// Which chunk of the table's records `bytes` is (see ``ChunkedBytes``).
+        let chunk: Int
 
-        init(_ bytes: [UInt8], at position: Int) {
+        init(_ bytes: [UInt8], at position: Int, chunk: Int = 0) {
             self.bytes = bytes
             self.position = position
+            self.chunk = chunk
         }
 
         @inline(__always)

@@ -36,7 +36,7 @@ struct BinaryPropertyListBuilder {
     /// whose hash is taken by different bytes goes to `dataCollisions` (a `Dictionary`, so
     /// crafted collisions cost what they cost before, not a long probe).
     private var dataByHash = ScalarRefTable()
-    private var dataValues: [Data] = []
+    private var dataValues: [(bytes: Data, ref: Int)] = []
     private var dataCollisions: [Data: Int] = [:]
     private static let dataSeed = UInt64.random(in: .min ... .max)
     /// Integers beyond 64 bits (rare): by value.
@@ -147,18 +147,14 @@ struct BinaryPropertyListBuilder {
     mutating func data(_ value: Data) -> Int {
         let hash = value.withUnsafeBytes { ByteHash.hash($0.bindMemory(to: UInt8.self), seed: Self.dataSeed) }
         let first = dataByHash.ref(for: hash)
-        if let first {
-            let (index, ref) = (first >> 32, first & 0xFFFF_FFFF)
-            if dataValues[index] == value { return ref }
-        }
+        if let first, dataValues[first].bytes == value { return dataValues[first].ref }
         if !dataCollisions.isEmpty, let ref = dataCollisions[value] { return ref }
         let ref = beginScalar()
         BinaryPlistEncoding.putMarker(0x40, count: value.count, into: &scalars)
         scalars.append(contentsOf: value)
-        if first == nil, ref <= 0xFFFF_FFFF, dataValues.count <= 0x7FFF_FFFF {
-            // Index and reference packed in one value: both fit in 32 bits (checked).
-            dataByHash.insert(hash, dataValues.count << 32 | ref)
-            dataValues.append(value)
+        if first == nil {
+            dataByHash.insert(hash, dataValues.count)
+            dataValues.append((value, ref))
         } else {
             dataCollisions[value] = ref
         }

@@ -173,7 +173,7 @@ struct ArchiveBinaryWriter {
     /// An object's dictionary: `$class` and its fields, `NS.objects`, or `NS.keys` and `NS.objects`.
     private mutating func object(at address: UInt64, kind: ArchiveObjectTable.EntryKind, keys: (class: Int, objects: Int, keys: Int)) -> Int {
         var cursor = arena.cursor(at: address)
-        let classRef = uid(Int32(bitPattern: cursor.le32()))
+        let classRef = uid(cursor.classUID())
         let count = Int(cursor.varint())
         switch kind {
         case .fields:

@@ -58,9 +58,10 @@ extension ArchiveObjectTable {
     /// Moves a level's bytes to the arena as a record.
     private func store(level: Int) {
         let count = openObjects[level].count
-        let size = 4 + ObjectRecord.varintSize(UInt64(count)) + openObjects[level].main.count + openObjects[level].values.count
+        let classUID = UInt64(UInt32(bitPattern: openObjects[level].classUID))
+        let size = ObjectRecord.varintSize(classUID) + ObjectRecord.varintSize(UInt64(count)) + openObjects[level].main.count + openObjects[level].values.count
         let address = arena.append(size: size) { bytes in
-            ObjectRecord.appendLE32(UInt32(bitPattern: openObjects[level].classUID), to: &bytes)
+            ObjectRecord.appendVarint(UInt64(UInt32(bitPattern: openObjects[level].classUID)), to: &bytes)
             ObjectRecord.appendVarint(UInt64(count), to: &bytes)
             bytes.append(contentsOf: openObjects[level].main)
             bytes.append(contentsOf: openObjects[level].values)
@@ -112,7 +113,7 @@ extension ArchiveObjectTable {
         }
         var cursor = arena.cursor(at: payload)
         let bytes = cursor.bytes
-        let classUID = Int32(bitPattern: cursor.le32())
+        let classUID = cursor.classUID()
         let count = Int(cursor.varint())
         let start = cursor.position
         switch kinds[Int(uid)] {

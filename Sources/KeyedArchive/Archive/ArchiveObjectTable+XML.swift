@@ -61,7 +61,7 @@ extension ArchiveObjectTable {
         var cursor = arena.cursor(at: address)
         output.raw("\t\t<dict>\n")
         output.key("$class", indent: 3)
-        output.uid(UInt64(cursor.le32()), indent: 3)
+        output.uid(UInt64(UInt32(bitPattern: cursor.classUID())), indent: 3)
         let count = Int(cursor.varint())
         switch kind {
         case .fields:

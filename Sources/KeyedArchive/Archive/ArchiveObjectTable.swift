@@ -41,7 +41,7 @@ final class ArchiveObjectTable {
         case classEntry(name: String, classes: [String])
     }
 
-    @exclusivity(unchecked) private(set) var kinds: [EntryKind] = [.nullString]
+    @exclusivity(unchecked) private(set) var kinds = ChunkedArray<EntryKind>()
     @exclusivity(unchecked) var payloads = ChunkedArray<UInt64>()
     @exclusivity(unchecked) private(set) var wides: [PropertyListWideInteger] = []
     @exclusivity(unchecked) private(set) var classEntries: [(name: String, classes: [String])] = []
@@ -85,7 +85,8 @@ final class ArchiveObjectTable {
     @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
 
     init() {
-        payloads.append(0)  // UID 0, `$null`
+        kinds.append(.nullString)  // UID 0, `$null`
+        payloads.append(0)
     }
 
     // MARK: - Adding objects

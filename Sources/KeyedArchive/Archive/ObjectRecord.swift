@@ -4,7 +4,7 @@ import Foundation
 /// stores it (see `ArchiveObjectTable+Records.swift`): a few bytes per field instead of an
 /// enum of inline values, so the table stays smaller than the file it becomes.
 ///
-/// A record is `[class UID: 4 bytes LE][count: LEB128][body]`:
+/// A record is `[class UID: LEB128][count: LEB128][body]`:
 /// - `.fields`: `count` fields, each `[key id << 3 | tag: LEB128][payload]`;
 /// - `.array`: `count` UIDs, 4 bytes LE each;
 /// - `.dictionary`: `count` key UIDs, then `count` value UIDs, 4 bytes LE each.
@@ -164,6 +164,10 @@ enum ObjectRecord {
             let low = UInt64(le32())
             return low | UInt64(le32()) << 32
         }
+
+        /// The class UID at the start of a record.
+        @inline(__always)
+        mutating func classUID() -> Int32 { Int32(truncatingIfNeeded: varint()) }
 
         /// A UID of an array or dictionary body.
         @inline(__always)

@@ -3,7 +3,7 @@ import Foundation
 /// The archive writer's strings, uniqued by their exact UTF-8 bytes; it also keeps them
 /// (the object table refers to a string by its position here).
 ///
-/// Open addressing over a power-of-two table kept at most half full, with a seeded hash
+/// Open addressing over a power-of-two table kept at most 3/4 full, with a seeded hash
 /// of the bytes (eight at a time) instead of `Hasher` — string hashing was the largest
 /// single cost of encoding string-heavy values. A slot is 8 bytes: 32 bits of the hash and
 /// the string's position. Equality is byte equality, as `NSString.isEqual:` compares: two
@@ -48,7 +48,7 @@ struct StringUIDTable {
             let full = ByteHash.hash(bytes, seed: seed)
             let h = UInt32(truncatingIfNeeded: full ^ (full >> 32))
             var slot = Int(h) & mask
-            // At most half full, so the probe meets an empty slot.
+            // At most 3/4 full, so the probe meets an empty slot.
             while slots[slot].position != Self.empty {
                 if slots[slot].hash == h, Self.sameBytes(strings[Int(slots[slot].position)], bytes) {
                     return uids[Int(slots[slot].position)]
@@ -61,7 +61,7 @@ struct StringUIDTable {
             uids.append(uid)
             // Past 2^32 - 1 strings (over 64 GB of them) a string is kept but not found again.
             guard let position = stored, position != Self.empty else { return uid }
-            if (count + 1) * 2 > slots.count {
+            if (count + 1) * 4 > slots.count * 3 {
                 grow()
                 slot = Int(h) & mask
                 while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }

@@ -3,9 +3,7 @@ import Foundation
 extension ArchiveObjectTable {
     /// Writes the archive as a binary property list.
     func binary() -> Data {
-        memTrace("binary-entry")
         finishEncoding()
-        memTrace("after-finish")
         var writer = ArchiveBinaryWriter(table: self)
         return writer.write()
     }
@@ -82,15 +80,12 @@ struct ArchiveBinaryWriter {
     /// The file.
     mutating func write() -> Data {
         walk()
-        memTrace("after-pass1")
         let count = next
         refSize = BinaryPlistEncoding.width(of: UInt64(max(count, 1) - 1))
         tableStart = 8 + scalarBytes + markerBytes + childRefs * refSize
         offsetSize = BinaryPlistEncoding.width(of: UInt64(tableStart))
         let total = tableStart + count * offsetSize + 32
         var data = Data(count: total)
-        memTrace("after-alloc")
-        defer { memTrace("end") }
         data.withUnsafeMutableBytes { raw in
             let buffer = raw.bindMemory(to: UInt8.self)
             // Bounds: the first pass counted every byte the second writes, from the same
@@ -424,11 +419,4 @@ struct FileSink: BinaryPlistSink {
         buffer[position] = byte
         position += 1
     }
-}
-
-func memTrace(_ label: String) {
-    guard ProcessInfo.processInfo.environment["KA_MEMTRACE"] != nil,
-          let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return }
-    let fields = text.split(separator: "\n").filter { $0.hasPrefix("VmRSS") || $0.hasPrefix("VmHWM") }.map { $0.replacingOccurrences(of: " ", with: "") }
-    FileHandle.standardError.write(Data("\(label) \(fields.joined(separator: " "))\n".utf8))
 }

@@ -32,14 +32,16 @@ private struct LateChild: Encodable {
     }
 }
 
-/// Encodes a `LateChild`, then another field, then writes `b` into the child's container.
+/// Encodes a `LateChild`, then another field, then writes `other` into the child's container
+/// (a key it used first, so both archives intern their keys in the same order).
 private struct LateParent: Encodable {
     func encode(to encoder: any Encoder) throws {
         let stash = Stash()
         var container = encoder.container(keyedBy: Key.self)
-        try container.encode(LateChild(stash: stash), forKey: Key("child"))
         try container.encode(7, forKey: Key("other"))
-        try stash.container?.encode(2, forKey: Key("b"))
+        try container.encode(LateChild(stash: stash), forKey: Key("child"))
+        try container.encode(8, forKey: Key("last"))
+        try stash.container?.encode(2, forKey: Key("other"))
     }
 }
 
@@ -48,15 +50,16 @@ private struct DirectChild: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
         try container.encode(1, forKey: Key("a"))
-        try container.encode(2, forKey: Key("b"))
+        try container.encode(2, forKey: Key("other"))
     }
 }
 
 private struct DirectParent: Encodable {
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: Key.self)
-        try container.encode(DirectChild(), forKey: Key("child"))
         try container.encode(7, forKey: Key("other"))
+        try container.encode(DirectChild(), forKey: Key("child"))
+        try container.encode(8, forKey: Key("last"))
     }
 }
 

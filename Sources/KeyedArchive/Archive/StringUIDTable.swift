@@ -24,6 +24,8 @@ struct StringUIDTable {
     private var uids = ChunkedArray<Int32>()
     private var mask: Int
     private var count = 0
+    /// Set by ``releaseLookup()``.
+    private var released = false
     private let seed: UInt64
 
     private static let processSeed = UInt64.random(in: .min ... .max)
@@ -58,9 +60,9 @@ struct StringUIDTable {
             let uid = make()
             let stored = UInt32(exactly: strings.count)
             strings.append(string)
-            uids.append(uid)
             // Past 2^32 - 1 strings (over 64 GB of them) a string is kept but not found again.
-            guard let position = stored, position != Self.empty else { return uid }
+            guard !released, let position = stored, position != Self.empty else { return uid }
+            uids.append(uid)
             if (count + 1) * 4 > slots.count * 3 {
                 grow()
                 slot = Int(h) & mask
@@ -72,12 +74,15 @@ struct StringUIDTable {
         }
     }
 
-    /// Drops the lookup slots and keeps the strings (the table is done finding them).
+    /// Drops the lookup (slots and UIDs) and keeps the strings: the table is done finding
+    /// them. Strings added after this are kept but not found again.
     mutating func releaseLookup() {
         let size = 16
         slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         count = 0
+        released = true
+        uids = ChunkedArray()
     }
 
     @inline(__always)

@@ -67,9 +67,7 @@ struct ArchiveBinaryWriter {
 
     // Scratch lists of references.
     private var keyRefs: [Int] = []
-    private var childKeys: [Int] = []
     private var childValues: [Int] = []
-    private var elementRefs: [Int] = []
 
     init(table: ArchiveObjectTable) {
         self.table = table
@@ -150,9 +148,7 @@ struct ArchiveBinaryWriter {
             case .fields, .array, .dictionary:
                 ref = object(at: payload, kind: kinds[index], keys: (classKey, objectsKey, keysKey))
             }
-            if writing {
-                BinaryPlistEncoding.putBigEndian(UInt64(ref), size: refSize, into: &objectsChildren)
-            }
+            if writing { Self.putRef(ref, size: refSize, into: &objectsChildren) }
         }
         if !writing { objectsArrayAt = (markerBytes, childRefs) }
         let objectsRef = objectsArray(count: kinds.count)
@@ -172,13 +168,16 @@ struct ArchiveBinaryWriter {
         let count = Int(cursor.varint())
         switch kind {
         case .fields:
-            childKeys.removeAll(keepingCapacity: true)
-            childValues.removeAll(keepingCapacity: true)
-            childKeys.append(keys.class)
-            childValues.append(classRef)
+            // The values are scalars (no container comes between), so the dictionary's
+            // references are written in place as each value is numbered.
+            let entries = count + 1
+            var open = openContainer(isDictionary: true, count: entries)
+            if writing {
+                Self.putRef(keys.class, size: refSize, into: &open.keys)
+                Self.putRef(classRef, size: refSize, into: &open.values)
+            }
             for _ in 0..<count {
                 let (key, stored) = cursor.field()
-                childKeys.append(keyRefs[Int(key)])
                 let value: Int
                 switch stored {
                 case .uid(let u): value = uid(u)
@@ -188,38 +187,98 @@ struct ArchiveBinaryWriter {
                 case .bool(let b): value = bool(b)
                 case .data(let range): value = data(range, of: cursor)
                 }
-                childValues.append(value)
+                if writing {
+                    Self.putRef(keyRefs[Int(key)], size: refSize, into: &open.keys)
+                    Self.putRef(value, size: refSize, into: &open.values)
+                }
             }
-            return container(isDictionary: true, keys: childKeys, values: childValues)
+            return closeContainer(open)
         case .array:
             let elements = uidArray(&cursor, count: count)
-            childKeys.removeAll(keepingCapacity: true)
-            childValues.removeAll(keepingCapacity: true)
-            childKeys.append(keys.class)
-            childKeys.append(keys.objects)
-            childValues.append(classRef)
-            childValues.append(elements)
-            return container(isDictionary: true, keys: childKeys, values: childValues)
+            return smallDictionary(keys: (keys.class, keys.objects, 0), values: (classRef, elements, 0), count: 2)
         default:
             let keyList = uidArray(&cursor, count: count)
             let valueList = uidArray(&cursor, count: count)
-            childKeys.removeAll(keepingCapacity: true)
-            childValues.removeAll(keepingCapacity: true)
-            childKeys.append(keys.class)
-            childKeys.append(keys.keys)
-            childKeys.append(keys.objects)
-            childValues.append(classRef)
-            childValues.append(keyList)
-            childValues.append(valueList)
-            return container(isDictionary: true, keys: childKeys, values: childValues)
+            return smallDictionary(keys: (keys.class, keys.keys, keys.objects), values: (classRef, keyList, valueList), count: 3)
         }
     }
 
-    /// An array of `count` UID objects read from `cursor`.
+    /// An array of `count` UID objects read from `cursor` (written in place, as above).
     private mutating func uidArray(_ cursor: inout ObjectRecord.Cursor, count: Int) -> Int {
-        elementRefs.removeAll(keepingCapacity: true)
-        for _ in 0..<count { elementRefs.append(uid(cursor.uid())) }
-        return container(isDictionary: false, keys: [], values: elementRefs)
+        var open = openContainer(isDictionary: false, count: count)
+        for _ in 0..<count {
+            let ref = uid(cursor.uid())
+            if writing { Self.putRef(ref, size: refSize, into: &open.values) }
+        }
+        return closeContainer(open)
+    }
+
+    /// A container whose references are written as they are found: in the second pass its
+    /// marker is written and its references' places are set aside (it is the next
+    /// container in the file; only scalars are numbered before it is closed).
+    private struct OpenContainer {
+        var start: Int
+        var isDictionary: Bool
+        var count: Int
+        var keys = FileSink()
+        var values = FileSink()
+    }
+
+    private mutating func openContainer(isDictionary: Bool, count: Int) -> OpenContainer {
+        var open = OpenContainer(start: containers.position, isDictionary: isDictionary, count: count)
+        if writing {
+            BinaryPlistEncoding.putContainerMarker(isDictionary: isDictionary, count: count, into: &containers)
+            if isDictionary {
+                open.keys = containers
+                containers.position += count * refSize
+            }
+            open.values = containers
+            containers.position += count * refSize
+        }
+        return open
+    }
+
+    /// Numbers a container opened with ``openContainer(isDictionary:count:)``.
+    private mutating func closeContainer(_ open: OpenContainer) -> Int {
+        let ref = next
+        next += 1
+        if writing {
+            BinaryPlistEncoding.putBigEndian(UInt64(open.start), size: offsetSize, into: &offsets)
+        } else {
+            markerBytes += BinaryPlistEncoding.markerSize(count: open.count)
+            childRefs += open.isDictionary ? 2 * open.count : open.count
+        }
+        return ref
+    }
+
+    /// A dictionary of 2 or 3 entries.
+    private mutating func smallDictionary(keys: (Int, Int, Int), values: (Int, Int, Int), count: Int) -> Int {
+        var open = openContainer(isDictionary: true, count: count)
+        if writing {
+            Self.putRef(keys.0, size: refSize, into: &open.keys)
+            Self.putRef(keys.1, size: refSize, into: &open.keys)
+            Self.putRef(values.0, size: refSize, into: &open.values)
+            Self.putRef(values.1, size: refSize, into: &open.values)
+            if count > 2 {
+                Self.putRef(keys.2, size: refSize, into: &open.keys)
+                Self.putRef(values.2, size: refSize, into: &open.values)
+            }
+        }
+        return closeContainer(open)
+    }
+
+    /// A reference, `refSize` bytes big-endian (each reference is below 2^(8 × refSize)).
+    @inline(__always)
+    private static func putRef(_ ref: Int, size refSize: Int, into sink: inout FileSink) {
+        switch refSize {
+        case 1:
+            sink.put(UInt8(truncatingIfNeeded: ref))
+        case 2:
+            sink.put(UInt8(truncatingIfNeeded: ref >> 8))
+            sink.put(UInt8(truncatingIfNeeded: ref))
+        default:
+            BinaryPlistEncoding.putBigEndian(UInt64(ref), size: refSize, into: &sink)
+        }
     }
 
     // MARK: - Objects
@@ -247,8 +306,8 @@ struct ArchiveBinaryWriter {
         if writing {
             BinaryPlistEncoding.putBigEndian(UInt64(containers.position), size: offsetSize, into: &offsets)
             BinaryPlistEncoding.putContainerMarker(isDictionary: isDictionary, count: values.count, into: &containers)
-            for child in keys { BinaryPlistEncoding.putBigEndian(UInt64(child), size: refSize, into: &containers) }
-            for child in values { BinaryPlistEncoding.putBigEndian(UInt64(child), size: refSize, into: &containers) }
+            for child in keys { Self.putRef(child, size: refSize, into: &containers) }
+            for child in values { Self.putRef(child, size: refSize, into: &containers) }
         } else {
             markerBytes += BinaryPlistEncoding.markerSize(count: values.count)
             childRefs += keys.count + values.count

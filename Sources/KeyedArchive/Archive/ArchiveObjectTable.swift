@@ -2,16 +2,36 @@ import Foundation
 
 /// The `$objects` table of an archive being written.
 ///
-/// UIDs are indices into ``objects``. Strings and numbers are stored once; class entries
+/// UIDs are indices into the table. Strings and numbers are stored once; class entries
 /// once per class; field keys are interned so that the binary writer hashes each distinct
-/// key once per archive rather than once per field.
+/// key once per archive rather than once per field. Each entry is a kind and a 64-bit
+/// payload (the value itself, or where it is kept); objects keep their fields as compact
+/// byte records (see ArchiveObjectTable+Records.swift), so the table stays smaller than
+/// the file written from it (ArchiveBinaryWriter.swift, ArchiveObjectTable+XML.swift).
 final class ArchiveObjectTable {
-    /// One entry of `$objects`.
+    /// What an entry of `$objects` is.
+    enum EntryKind: UInt8 {
+        /// UID 0, `$null`.
+        case nullString
+        /// Payload: index in `stringUIDs`.
+        case string
+        /// Payload: the bits.
+        case integer, unsignedInteger, real, float, bool
+        /// Only for values outside `Int64.min...UInt64.max`. Payload: index in `wides`.
+        case wideInteger
+        /// Payload: offset of `[length][bytes]` in `arena`.
+        case data
+        /// Payload: index in `classEntries`.
+        case classEntry
+        /// Payload: offset of the record in `arena`, or `openFlag | level` while open.
+        case fields, array, dictionary
+    }
+
+    /// One entry of `$objects`, decoded (for conversions that read the table back).
     enum Entry {
         case string(String)
         case integer(Int64)
         case unsignedInteger(UInt64)
-        /// Only for values outside `Int64.min...UInt64.max`.
         case wideInteger(PropertyListWideInteger)
         case real(Double)
         case float(Float)
@@ -19,13 +39,21 @@ final class ArchiveObjectTable {
         case data(Data)
         case object(ObjectBox)
         case classEntry(name: String, classes: [String])
-        /// Reserved while its value is being encoded; never written (a cycle throws first).
-        case reserved
     }
 
-    @exclusivity(unchecked) private(set) var objects: [Entry] = [.string("$null")]
-    /// Strings by their exact bytes (see StringUIDTable).
-    @exclusivity(unchecked) private var stringUIDs = StringUIDTable()
+    @exclusivity(unchecked) private(set) var kinds = ChunkedArray<EntryKind>()
+    @exclusivity(unchecked) var payloads = ChunkedArray<UInt64>()
+    @exclusivity(unchecked) private(set) var wides: [PropertyListWideInteger] = []
+    @exclusivity(unchecked) private(set) var classEntries: [(name: String, classes: [String])] = []
+    /// Object records and data bytes.
+    @exclusivity(unchecked) var arena = ChunkedBytes()
+    /// Objects being filled (see ArchiveObjectTable+Records.swift); levels past
+    /// `openDepth` are free, their buffers kept for the next object.
+    @exclusivity(unchecked) var openObjects: [OpenObject] = []
+    @exclusivity(unchecked) var openDepth = 0
+
+    /// Strings by their exact bytes (see StringUIDTable), which also keeps them.
+    @exclusivity(unchecked) private(set) var stringUIDs = StringUIDTable()
     // Numbers by bit pattern (see ScalarRefTable: much cheaper than `Hasher`).
     @exclusivity(unchecked) private var integerUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var unsignedUIDs = ScalarRefTable()
@@ -56,27 +84,32 @@ final class ArchiveObjectTable {
     /// Keeps encoded instances alive so their `ObjectIdentifier`s stay unique.
     @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
 
-    // MARK: - Adding objects
-
-    @inline(__always)
-    private func append(_ entry: Entry) -> Int32 {
-        objects.append(entry)
-        return Int32(truncatingIfNeeded: objects.count - 1)
+    init() {
+        kinds.append(.nullString)  // UID 0, `$null`
+        payloads.append(0)
     }
 
-    /// Reserves a UID for a value whose entry is filled in later.
-    func reserve() -> Int32 { append(.reserved) }
+    // MARK: - Adding objects
 
-    func set(_ uid: Int32, _ entry: Entry) { objects[Int(uid)] = entry }
+    /// Number of entries (UIDs `0..<count`).
+    var count: Int { kinds.count }
+
+    @inline(__always)
+    func appendEntry(_ kind: EntryKind, _ payload: UInt64) -> Int32 {
+        kinds.append(kind)
+        payloads.append(payload)
+        return Int32(truncatingIfNeeded: kinds.count - 1)
+    }
 
     func string(_ value: String) -> Int32 {
-        stringUIDs.uid(for: value) { append(.string(value)) }
+        let index = UInt64(stringUIDs.storedCount)
+        return stringUIDs.uid(for: value) { appendEntry(.string, index) }
     }
 
     func integer(_ value: Int64) -> Int32 {
         let key = UInt64(bitPattern: value)
         if let uid = integerUIDs.ref(for: key) { return Int32(truncatingIfNeeded: uid) }
-        let uid = append(.integer(value))
+        let uid = appendEntry(.integer, key)
         integerUIDs.insert(key, Int(uid))
         return uid
     }
@@ -84,7 +117,7 @@ final class ArchiveObjectTable {
     func unsignedInteger(_ value: UInt64) -> Int32 {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
         if let uid = unsignedUIDs.ref(for: value) { return Int32(truncatingIfNeeded: uid) }
-        let uid = append(.unsignedInteger(value))
+        let uid = appendEntry(.unsignedInteger, value)
         unsignedUIDs.insert(value, Int(uid))
         return uid
     }
@@ -94,7 +127,8 @@ final class ArchiveObjectTable {
     func wideInteger(_ value: PropertyListWideInteger) -> Int32 {
         value.narrowest(integer, unsignedInteger) { wide in
             if let uid = wideUIDs[wide] { return uid }
-            let uid = append(.wideInteger(wide))
+            let uid = appendEntry(.wideInteger, UInt64(wides.count))
+            wides.append(wide)
             wideUIDs[wide] = uid
             return uid
         }
@@ -102,14 +136,14 @@ final class ArchiveObjectTable {
 
     func real(_ value: Double) -> Int32 {
         if let uid = realUIDs.ref(for: value.bitPattern) { return Int32(truncatingIfNeeded: uid) }
-        let uid = append(.real(value))
+        let uid = appendEntry(.real, value.bitPattern)
         realUIDs.insert(value.bitPattern, Int(uid))
         return uid
     }
 
     func float(_ value: Float) -> Int32 {
         if let uid = floatUIDs.ref(for: UInt64(value.bitPattern)) { return Int32(truncatingIfNeeded: uid) }
-        let uid = append(.float(value))
+        let uid = appendEntry(.float, UInt64(value.bitPattern))
         floatUIDs.insert(UInt64(value.bitPattern), Int(uid))
         return uid
     }
@@ -117,18 +151,26 @@ final class ArchiveObjectTable {
     func bool(_ value: Bool) -> Int32 {
         let existing = value ? boolUIDs.true : boolUIDs.false
         if existing != 0 { return existing }
-        let uid = append(.bool(value))
+        let uid = appendEntry(.bool, value ? 1 : 0)
         if value { boolUIDs.true = uid } else { boolUIDs.false = uid }
         return uid
     }
 
     /// Data is not uniqued (as in Foundation): hashing large blobs costs more than it saves.
-    func data(_ value: Data) -> Int32 { append(.data(value)) }
+    func data(_ value: Data) -> Int32 {
+        let size = ObjectRecord.varintSize(UInt64(value.count)) + value.count
+        let address = arena.append(size: size) { bytes in
+            ObjectRecord.appendVarint(UInt64(value.count), to: &bytes)
+            bytes.append(contentsOf: value)
+        }
+        return appendEntry(.data, address)
+    }
 
     /// The class entry for an explicit name and hierarchy.
     func classUID(name: String, classes: [String]) -> Int32 {
         if let uid = classUIDsByName[name] { return uid }
-        let uid = append(.classEntry(name: name, classes: classes))
+        let uid = appendEntry(.classEntry, UInt64(classEntries.count))
+        classEntries.append((name, classes))
         classUIDsByName[name] = uid
         return uid
     }
@@ -221,164 +263,50 @@ final class ArchiveObjectTable {
         return id
     }
 
-    // MARK: - Output
+    // MARK: - Reading back
 
-    /// Writes the archive as a binary property list.
-    func binary() -> Data {
-        // Every object is a dictionary of $class and its fields (2 references each), or an
-        // array or dictionary of UIDs: counted first, so the reference list never regrows.
-        var childRefs = 0
-        for entry in objects {
-            guard case .object(let box) = entry else { continue }
-            childRefs += 2 * (1 + box.fields.count) + box.elements.count + box.keys.count + 4
+    /// Entry `uid`, decoded (`uid` below ``count``).
+    func entry(_ uid: Int32) -> Entry {
+        let index = Int(uid)
+        let payload = payloads[index]
+        switch kinds[index] {
+        case .nullString: return .string("$null")
+        case .string: return .string(stringUIDs[Int(payload)])
+        case .integer: return .integer(Int64(bitPattern: payload))
+        case .unsignedInteger: return .unsignedInteger(payload)
+        case .wideInteger: return .wideInteger(wides[Int(payload)])
+        case .real: return .real(Double(bitPattern: payload))
+        case .float: return .float(Float(bitPattern: UInt32(truncatingIfNeeded: payload)))
+        case .bool: return .bool(payload != 0)
+        case .data:
+            var cursor = arena.cursor(at: payload)
+            return .data(Data(cursor.bytes[cursor.dataRange()]))
+        case .classEntry:
+            let entry = classEntries[Int(payload)]
+            return .classEntry(name: entry.name, classes: entry.classes)
+        case .fields: return .object(ObjectBox(table: self, uid: uid, kind: .fields, level: -1))
+        case .array: return .object(ObjectBox(table: self, uid: uid, kind: .array, level: -1))
+        case .dictionary: return .object(ObjectBox(table: self, uid: uid, kind: .dictionary, level: -1))
         }
-        var builder = BinaryPropertyListBuilder(expectedObjects: objects.count * 2, expectedChildRefs: childRefs)
-        let keyRefs = keys.map { builder.string($0) }
-        let classKey = builder.string("$class")
-        let classesKey = builder.string("$classes")
-        let classNameKey = builder.string("$classname")
-        let objectsKey = builder.string("NS.objects")
-        let keysKey = builder.string("NS.keys")
-        var entryRefs = [Int]()
-        entryRefs.reserveCapacity(objects.count)
-        var scratchKeys = [Int]()
-        var scratchValues = [Int]()
-        for entry in objects {
-            let ref: Int
-            // Strings and numbers in the table are unique already: no second hashing.
-            switch entry {
-            case .string(let s): ref = builder.appendString(s)
-            case .integer(let i): ref = builder.appendInteger(i)
-            case .unsignedInteger(let u): ref = builder.unsignedInteger(u)
-            case .wideInteger(let w): ref = builder.wideInteger(w)
-            case .real(let d): ref = builder.appendReal(d)
-            case .float(let f): ref = builder.float(f)
-            case .bool(let b): ref = builder.bool(b)
-            case .data(let d): ref = builder.data(d)
-            case .reserved: ref = builder.string("$null")
-            case .classEntry(let name, let classes):
-                let names = classes.map { builder.string($0) }
-                let list = builder.array(names)
-                let nameRef = builder.string(name)
-                ref = builder.dictionary(keys: [classesKey, classNameKey], values: [list, nameRef])
-            case .object(let box):
-                scratchKeys.removeAll(keepingCapacity: true)
-                scratchValues.removeAll(keepingCapacity: true)
-                scratchKeys.append(classKey)
-                scratchValues.append(builder.uid(UInt64(box.classUID)))
-                switch box.kind {
-                case .fields:
-                    for field in box.fields {
-                        scratchKeys.append(keyRefs[Int(field.key)])
-                        let value: Int
-                        switch field.value {
-                        case .uid(let u): value = builder.uid(UInt64(u))
-                        case .integer(let i): value = builder.integer(i)
-                        case .real(let d): value = builder.real(d)
-                        case .float(let f): value = builder.float(f)
-                        case .bool(let b): value = builder.bool(b)
-                        case .data(let d): value = builder.data(d)
-                        }
-                        scratchValues.append(value)
-                    }
-                case .array:
-                    scratchKeys.append(objectsKey)
-                    scratchValues.append(builder.uidArray(box.elements))
-                case .dictionary:
-                    scratchKeys.append(keysKey)
-                    scratchValues.append(builder.uidArray(box.keys))
-                    scratchKeys.append(objectsKey)
-                    scratchValues.append(builder.uidArray(box.elements))
-                }
-                ref = builder.dictionary(keys: scratchKeys, values: scratchValues)
-            }
-            entryRefs.append(ref)
-        }
-        let objectsRef = builder.array(entryRefs)
-        let topKeys = top.map { builder.string(ArchiveKeyEscaping.escape($0.key)) }
-        let topValues = top.map { builder.uid(UInt64($0.uid)) }
-        let topRef = builder.dictionary(keys: topKeys, values: topValues)
-        let rootKeys = ["$version", "$archiver", "$top", "$objects"].map { builder.string($0) }
-        let version = builder.integer(100_000)
-        let archiver = builder.string("NSKeyedArchiver")
-        let root = builder.dictionary(keys: rootKeys, values: [version, archiver, topRef, objectsRef])
-        return builder.finishData(top: root)
     }
 
-    /// Writes the archive as an XML property list, streamed from the table (no tree), in
-    /// the layout `XMLPropertyListWriter` gives the same archive as a `PropertyListValue`.
-    func xml() -> [UInt8] {
-        var output = XMLPlistOutput(capacity: objects.count * 96 + 1_024)
-        output.beginDocument()
-        output.raw("<dict>\n")
-        output.key("$version", indent: 1)
-        output.integer(100_000, indent: 1)
-        output.key("$archiver", indent: 1)
-        output.string("NSKeyedArchiver", indent: 1)
-        output.key("$top", indent: 1)
-        if output.open(dictionary: true, count: top.count, indent: 1) {
-            for entry in top {
-                output.key(ArchiveKeyEscaping.escape(entry.key), indent: 2)
-                output.uid(UInt64(UInt32(bitPattern: entry.uid)), indent: 2)
-            }
-            output.close(dictionary: true, indent: 1)
-        }
-        output.key("$objects", indent: 1)
-        output.raw("\t<array>\n")  // never empty: UID 0 is $null
-        for entry in objects {
-            switch entry {
-            case .string(let s): output.string(s, indent: 2)
-            case .integer(let i): output.integer(i, indent: 2)
-            case .unsignedInteger(let u): output.unsignedInteger(u, indent: 2)
-            case .wideInteger(let w): output.wideInteger(w, indent: 2)
-            case .real(let d): output.real(d, indent: 2)
-            case .float(let f): output.real(Double(f), indent: 2)
-            case .bool(let b): output.bool(b, indent: 2)
-            case .data(let d): output.data(d, indent: 2)
-            case .reserved: output.string("$null", indent: 2)
-            case .classEntry(let name, let classes):
-                output.raw("\t\t<dict>\n")
-                output.key("$classes", indent: 3)
-                if output.open(dictionary: false, count: classes.count, indent: 3) {
-                    for name in classes { output.string(name, indent: 4) }
-                    output.close(dictionary: false, indent: 3)
-                }
-                output.key("$classname", indent: 3)
-                output.string(name, indent: 3)
-                output.raw("\t\t</dict>\n")
-            case .object(let box):
-                output.raw("\t\t<dict>\n")
-                output.key("$class", indent: 3)
-                output.uid(UInt64(UInt32(bitPattern: box.classUID)), indent: 3)
-                switch box.kind {
-                case .fields:
-                    for field in box.fields {
-                        output.key(keys[Int(field.key)], indent: 3)
-                        switch field.value {
-                        case .uid(let u): output.uid(UInt64(UInt32(bitPattern: u)), indent: 3)
-                        case .integer(let i): output.integer(i, indent: 3)
-                        case .real(let d): output.real(d, indent: 3)
-                        case .float(let f): output.real(Double(f), indent: 3)
-                        case .bool(let b): output.bool(b, indent: 3)
-                        case .data(let d): output.data(d, indent: 3)
-                        }
-                    }
-                case .array:
-                    output.key("NS.objects", indent: 3)
-                    output.uidArray(box.elements, indent: 3)
-                case .dictionary:
-                    output.key("NS.keys", indent: 3)
-                    output.uidArray(box.keys, indent: 3)
-                    output.key("NS.objects", indent: 3)
-                    output.uidArray(box.elements, indent: 3)
-                }
-                output.raw("\t\t</dict>\n")
-            }
-        }
-        output.raw("\t</array>\n")
-        output.raw("</dict>\n")
-        output.endDocument()
-        return output.out
+    /// The string of a `.string` entry's payload.
+    func storedString(_ payload: UInt64) -> String { stringUIDs[Int(payload)] }
+
+    /// Frees what only encoding needs (lookup tables), once the last value is in: the
+    /// writers need the entries, not the ways to find them.
+    func finishEncoding() {
+        closeAll()
+        stringUIDs.releaseLookup()
+        integerUIDs = ScalarRefTable()
+        unsignedUIDs = ScalarRefTable()
+        realUIDs = ScalarRefTable()
+        floatUIDs = ScalarRefTable()
+        plainValueTypes = ScalarRefTable()
+        instanceUIDs = [:]
+        keyIDs = [:]
+        keyCaches = []
+        keyCacheIndex = ScalarRefTable()
     }
 }
 
@@ -390,42 +318,4 @@ final class KeyIDCache {
     @exclusivity(unchecked) var ids: [Int32] = []
     /// Where the next key is expected.
     @exclusivity(unchecked) var cursor = 0
-}
-
-/// An archived object being filled in: the fields of a keyed object, or the elements of
-/// an NSArray/NSSet, or the keys and values of an NSDictionary.
-final class ObjectBox {
-    enum Kind {
-        /// An object with its own fields (a struct, class or Foundation object).
-        case fields
-        /// `{NS.objects: [UID]}` (NSArray, NSSet).
-        case array
-        /// `{NS.keys: [UID], NS.objects: [UID]}` (NSDictionary).
-        case dictionary
-    }
-
-    let kind: Kind
-    @exclusivity(unchecked) var classUID: Int32 = 0
-    @exclusivity(unchecked) var fields: [Field] = []
-    @exclusivity(unchecked) var keys: [Int32] = []
-    @exclusivity(unchecked) var elements: [Int32] = []
-
-    init(kind: Kind) { self.kind = kind }
-
-    /// One field: an interned key and an inline value or reference.
-    struct Field {
-        var key: Int32
-        var value: Value
-    }
-
-    /// What a field holds: a scalar inline (as `encode(_:forKey:)` writes numbers and
-    /// booleans) or a UID.
-    enum Value {
-        case uid(Int32)
-        case integer(Int64)
-        case real(Double)
-        case float(Float)
-        case bool(Bool)
-        case data(Data)
-    }
 }

@@ -1,34 +1,44 @@
 import Foundation
 
-/// The archive writer's strings, uniqued by their exact UTF-8 bytes.
+/// The archive writer's strings, uniqued by their exact UTF-8 bytes; it also keeps them
+/// (the object table refers to a string by its position here).
 ///
-/// Open addressing over a power-of-two table kept at most half full, with a seeded hash
+/// Open addressing over a power-of-two table kept at most 3/4 full, with a seeded hash
 /// of the bytes (eight at a time) instead of `Hasher` — string hashing was the largest
-/// single cost of encoding string-heavy values. Equality is byte equality, as
-/// `NSString.isEqual:` compares: two strings that Swift's `==` calls equal because they
-/// are canonically equivalent (`"é"` precomposed and decomposed) stay two objects, so each
-/// decodes to exactly what was encoded.
+/// single cost of encoding string-heavy values. A slot is 8 bytes: 32 bits of the hash and
+/// the string's position. Equality is byte equality, as `NSString.isEqual:` compares: two
+/// strings that Swift's `==` calls equal because they are canonically equivalent (`"é"`
+/// precomposed and decomposed) stay two objects, so each decodes to exactly what was
+/// encoded.
 struct StringUIDTable {
-    /// A slot: the hash and UID side by side (one cache line per probe); UID -1 when empty.
+    /// A slot: 32 bits of the hash and the position of its string; position `empty` when free.
     private struct Slot {
-        var hash: UInt64
-        var uid: Int32
+        var hash: UInt32
+        var position: UInt32
     }
+    private static let empty = UInt32.max
+
     private var slots: [Slot]
-    /// The strings in insertion order (compared on a hash match).
-    private var strings: [String] = []
-    /// Per slot, the position of its string in `strings`.
-    private var index: [Int32]
+    /// The strings in insertion order, and their UIDs.
+    private var strings = ChunkedArray<String>()
+    private var uids = ChunkedArray<Int32>()
     private var mask: Int
     private var count = 0
+    /// Set by ``releaseLookup()``.
+    private var released = false
     private let seed: UInt64
 
     private static let processSeed = UInt64.random(in: .min ... .max)
 
+    /// Strings stored so far (their positions are `0..<storedCount`).
+    var storedCount: Int { strings.count }
+
+    /// The string stored at `position`.
+    subscript(position: Int) -> String { strings[position] }
+
     init() {
         let size = 256
-        slots = [Slot](repeating: Slot(hash: 0, uid: -1), count: size)
-        index = [Int32](repeating: 0, count: size)
+        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         seed = Self.processSeed
     }
@@ -37,25 +47,42 @@ struct StringUIDTable {
     mutating func uid(for string: String, orInsert make: () -> Int32) -> Int32 {
         var key = string
         return key.withUTF8 { bytes in
-            let h = ByteHash.hash(bytes, seed: seed)
-            var slot = Int(truncatingIfNeeded: h) & mask
-            // At most half full, so the probe meets an empty slot.
-            while slots[slot].uid >= 0 {
-                if slots[slot].hash == h, Self.sameBytes(strings[Int(index[slot])], bytes) { return slots[slot].uid }
+            let full = ByteHash.hash(bytes, seed: seed)
+            let h = UInt32(truncatingIfNeeded: full ^ (full >> 32))
+            var slot = Int(h) & mask
+            // At most 3/4 full, so the probe meets an empty slot.
+            while slots[slot].position != Self.empty {
+                if slots[slot].hash == h, Self.sameBytes(strings[Int(slots[slot].position)], bytes) {
+                    return uids[Int(slots[slot].position)]
+                }
                 slot = (slot &+ 1) & mask
             }
             let uid = make()
-            if (count + 1) * 2 > slots.count {
-                grow()
-                slot = Int(truncatingIfNeeded: h) & mask
-                while slots[slot].uid >= 0 { slot = (slot &+ 1) & mask }
-            }
-            slots[slot] = Slot(hash: h, uid: uid)
-            index[slot] = Int32(truncatingIfNeeded: strings.count)
+            let stored = UInt32(exactly: strings.count)
             strings.append(string)
+            // Past 2^32 - 1 strings (over 64 GB of them) a string is kept but not found again.
+            guard !released, let position = stored, position != Self.empty else { return uid }
+            uids.append(uid)
+            if (count + 1) * 4 > slots.count * 3 {
+                grow()
+                slot = Int(h) & mask
+                while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }
+            }
+            slots[slot] = Slot(hash: h, position: position)
             count += 1
             return uid
         }
+    }
+
+    /// Drops the lookup (slots and UIDs) and keeps the strings: the table is done finding
+    /// them. Strings added after this are kept but not found again.
+    mutating func releaseLookup() {
+        let size = 16
+        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
+        mask = size - 1
+        count = 0
+        released = true
+        uids = ChunkedArray()
     }
 
     @inline(__always)
@@ -69,16 +96,14 @@ struct StringUIDTable {
     }
 
     private mutating func grow() {
-        let oldSlots = slots, oldIndex = index
+        let oldSlots = slots
         let size = slots.count * 2
-        slots = [Slot](repeating: Slot(hash: 0, uid: -1), count: size)
-        index = [Int32](repeating: 0, count: size)
+        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
-        for old in oldSlots.indices where oldSlots[old].uid >= 0 {
-            var slot = Int(truncatingIfNeeded: oldSlots[old].hash) & mask
-            while slots[slot].uid >= 0 { slot = (slot &+ 1) & mask }
-            slots[slot] = oldSlots[old]
-            index[slot] = oldIndex[old]
+        for old in oldSlots where old.position != Self.empty {
+            var slot = Int(old.hash) & mask
+            while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }
+            slots[slot] = old
         }
     }
 }

@@ -124,7 +124,7 @@ public struct ArchiveKeyedEncoder {
                 codingPath: codingPath + [self.key(key)], debugDescription: "encodeObject(_:forKey:) needs ArchiveEncoder."))
         }
         let uid = try archive.encoder.encodeFoundationObject(object, at: archive.path.appending(self.key(key)))
-        archive.box.fields.append(.init(key: archive.encoder.table.keyID(key), value: .uid(uid)))
+        archive.box.append(key: archive.encoder.table.keyID(key), .uid(uid))
     }
 }
 

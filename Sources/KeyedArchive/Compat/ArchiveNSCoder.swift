@@ -43,7 +43,7 @@ final class ArchiveNSCoder: NSCoder {
 
     private func put(_ value: ObjectBox.Value, forKey key: String) {
         guard case .encoding(let encoder, let box) = mode else { return }
-        box.fields.append(.init(key: encoder.table.keyID(key), value: value))
+        box.append(key: encoder.table.keyID(key), value)
     }
 
     override func encode(_ object: Any?, forKey key: String) {

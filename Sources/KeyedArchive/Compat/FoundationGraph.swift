@@ -17,7 +17,7 @@ enum FoundationGraph {
         let table = ArchiveObjectTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: [:])
         let root = try encoder.box(value, at: .root)
-        for case .wideInteger(let wide) in table.objects {
+        if let wide = table.wides.first {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: [],
                 debugDescription: "the integer \(wide) does not fit in an NSNumber (64 bits), so Foundation cannot store it"))
@@ -47,10 +47,10 @@ enum FoundationGraph {
         var made: [Int32: Any] = [:]
 
         mutating func object(_ uid: Int32) -> Any? {
-            guard uid > 0, Int(uid) < table.objects.count else { return nil }
+            guard uid > 0, Int(uid) < table.count else { return nil }
             if let existing = made[uid] { return existing }
             let result: Any?
-            switch table.objects[Int(uid)] {
+            switch table.entry(uid) {
             case .string(let s): result = NSString(string: s)
             case .integer(let i): result = NSNumber(value: i)
             case .unsignedInteger(let u): result = NSNumber(value: u)
@@ -59,7 +59,7 @@ enum FoundationGraph {
             case .float(let f): result = NSNumber(value: f)
             case .bool(let b): result = NSNumber(value: b)
             case .data(let d): result = NSData(data: d)
-            case .classEntry, .reserved: result = nil
+            case .classEntry: result = nil
             case .object(let box): result = object(box)
             }
             made[uid] = result
@@ -67,7 +67,7 @@ enum FoundationGraph {
         }
 
         private func className(_ box: ObjectBox) -> String {
-            guard Int(box.classUID) < table.objects.count, case .classEntry(let name, _) = table.objects[Int(box.classUID)] else { return "" }
+            guard Int(box.classUID) < table.count, case .classEntry(let name, _) = table.entry(box.classUID) else { return "" }
             return name
         }
 

@@ -7,6 +7,9 @@ extension _ArchiveEncoder {
     /// values and collections, other `NSCoding` objects, ``ArchiveCoding`` objects and
     /// Codable values. Returns its UID (0 for nil).
     func encodeFoundationObject(_ object: Any?, at path: CodingPathNode) throws -> Int32 {
+        // The objects this value opens are stored when it is done (see ArchiveObjectTable+Records.swift).
+        let mark = table.openMark
+        defer { table.close(downTo: mark) }
         guard let object else { return 0 }
         if let optional = object as? any _OptionalBox {
             guard let wrapped = optional._wrapped else { return 0 }
@@ -77,7 +80,7 @@ extension _ArchiveEncoder {
             uids.append(try encodeFoundationObject(element, at: path.appending(index: index)))
         }
         if !ordered { uids = try sortedForOutput(uids) }
-        made.box.elements = uids
+        for uid in uids { made.box.appendElement(uid) }
         return made.uid
     }
 
@@ -86,7 +89,7 @@ extension _ArchiveEncoder {
         let made = makeObject(kind: .fields, className: StandardClass(name: "NSOrderedSet", classes: ["NSOrderedSet", "NSObject"]))
         for (index, element) in set.array.enumerated() {
             let uid = try encodeFoundationObject(element, at: path.appending(index: index))
-            made.box.fields.append(.init(key: table.keyID("NS.object.\(index)"), value: .uid(uid)))
+            made.box.append(key: table.keyID("NS.object.\(index)"), .uid(uid))
         }
         return made.uid
     }
@@ -106,8 +109,7 @@ extension _ArchiveEncoder {
         for (index, entry) in entries.enumerated() { position[entry.key] = index }
         for key in order {
             guard let index = position[key] else { continue }
-            made.box.keys.append(key)
-            made.box.elements.append(entries[index].value)
+            made.box.appendEntry(key: key, value: entries[index].value)
         }
         return made.uid
     }
@@ -124,8 +126,8 @@ extension _ArchiveEncoder {
     /// unordered Foundation collections encode to the same bytes every time.
     private func sortedForOutput(_ uids: [Int32]) throws -> [Int32] {
         func key(_ uid: Int32) -> ArchiveSortKey {
-            guard uid > 0, Int(uid) < table.objects.count else { return .integer(Int64(uid)) }
-            switch table.objects[Int(uid)] {
+            guard uid > 0, Int(uid) < table.count else { return .integer(Int64(uid)) }
+            switch table.entry(uid) {
             case .string(let s): return .string(s)
             case .integer(let i): return .integer(i)
             case .unsignedInteger(let u): return .unsigned(u)

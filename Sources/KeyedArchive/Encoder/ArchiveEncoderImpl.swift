@@ -17,7 +17,9 @@ final class _ArchiveEncoder: Encoder {
 
     /// Where a value produced by a `superEncoder(forKey:)`-style encoder must be written.
     enum Patch {
+        /// A placeholder field (its UID's offset, from `ObjectBox.appendPlaceholder`).
         case field(ObjectBox, Int)
+        /// An element (of an array) or value (of a dictionary), by index.
         case element(ObjectBox, Int)
     }
 
@@ -61,6 +63,9 @@ final class _ArchiveEncoder: Encoder {
         if T.self == Int.self { return table.integer(Int64(unsafeBitCast(value, to: Int.self))) }
         if T.self == Double.self { return try realUID(unsafeBitCast(value, to: Double.self), at: path()) }
         if T.self == Bool.self { return table.bool(unsafeBitCast(value, to: Bool.self)) }
+        // The objects this value opens are stored when it is done (see ArchiveObjectTable+Records.swift).
+        let mark = table.openMark
+        defer { table.close(downTo: mark) }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         // A value type already seen to be neither special nor a class: skip both dynamic
         // checks (conformance lookups, the encoder's largest fixed cost per object).
@@ -133,25 +138,25 @@ final class _ArchiveEncoder: Encoder {
 
     /// Reserves a new object of `kind`, with its class entry, and reports it to a patch.
     func makeObject(kind: ObjectBox.Kind, className: StandardClass? = nil) -> (box: ObjectBox, uid: Int32) {
-        let box = ObjectBox(kind: kind)
-        let uid = table.reserve()
-        table.set(uid, .object(box))
+        let box = table.openObject(kind: kind)
+        let classUID: Int32
         if let className {
-            box.classUID = table.classUID(name: className.name, classes: className.classes)
+            classUID = table.classUID(name: className.name, classes: className.classes)
         } else if kind == .fields, let valueType {
-            box.classUID = table.classUID(for: valueType)
+            classUID = table.classUID(for: valueType)
         } else {
             let standard: StandardClass = kind == .array ? .array : .dictionary
-            box.classUID = table.classUID(name: standard.name, classes: standard.classes)
+            classUID = table.classUID(name: standard.name, classes: standard.classes)
         }
-        return (box, uid)
+        table.setClassUID(classUID, of: box)
+        return (box, box.uid)
     }
 
     /// Writes `uid` where a `superEncoder(forKey:)` encoder's value belongs.
     func applyPatch(_ uid: Int32) {
         switch patch {
-        case .field(let box, let index)?: box.fields[index].value = .uid(uid)
-        case .element(let box, let index)?: box.elements[index] = uid
+        case .field(let box, let offset)?: box.setUID(uid, atField: offset)
+        case .element(let box, let index)?: box.setElement(uid, at: index)
         case nil: break
         }
     }

@@ -19,23 +19,24 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         self.uid = uid
         self.path = path
         keyCache = encoder.table.keyCache(for: Key.self)
-        // As many fields as the last object of this type had: one allocation, not a regrowth per field.
-        if box.kind == .fields, box.fields.isEmpty, !keyCache.names.isEmpty {
-            box.fields.reserveCapacity(keyCache.names.count + 1)
-        }
     }
 
     var codingPath: [any CodingKey] { path.path }
 
+    /// The stored name of `key` (converted when a key strategy asks for it).
+    @inline(__always)
+    private func name(of key: Key) -> String {
+        encoder.options.convertsKeys && Key.self != ArchiveCodingKey.self
+            ? encoder.convertedKey(key, at: path) : key.stringValue
+    }
+
     @inline(__always)
     private func put(_ value: ObjectBox.Value, forKey key: Key) {
-        let name = encoder.options.convertsKeys && Key.self != ArchiveCodingKey.self
-            ? encoder.convertedKey(key, at: path) : key.stringValue
+        let name = name(of: key)
         if box.kind == .fields {
-            box.fields.append(ObjectBox.Field(key: encoder.table.keyID(name, cache: keyCache), value: value))
+            box.append(key: encoder.table.keyID(name, cache: keyCache), value)
         } else {
-            box.keys.append(encoder.table.string(name))
-            box.elements.append(encoder.elementUID(encoder.objectUID(value)))
+            box.appendEntry(key: encoder.table.string(name), value: encoder.elementUID(encoder.objectUID(value)))
         }
     }
 
@@ -126,10 +127,13 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     /// A nested object under `key`, filled in by whatever the caller encodes next.
     mutating func superEncoder(forKey key: Key) -> any Encoder {
-        put(.uid(0), forKey: key)
-        let patch: _ArchiveEncoder.Patch = box.kind == .fields
-            ? .field(box, box.fields.count - 1)
-            : .element(box, box.elements.count - 1)
+        let patch: _ArchiveEncoder.Patch
+        if box.kind == .fields {
+            patch = .field(box, box.appendPlaceholder(key: encoder.table.keyID(name(of: key), cache: keyCache)))
+        } else {
+            put(.uid(0), forKey: key)
+            patch = .element(box, box.count - 1)
+        }
         return encoder.subEncoder(path: path.appending(key), target: .none, patch: patch)
     }
 }

@@ -7,10 +7,10 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let path: CodingPathNode
 
     var codingPath: [any CodingKey] { path.path }
-    var count: Int { box.elements.count }
+    var count: Int { box.count }
 
     @inline(__always)
-    private func append(_ uid: Int32) { box.elements.append(uid) }
+    private func append(_ uid: Int32) { box.appendElement(uid) }
 
     mutating func encodeNil() throws { append(encoder.nullObject()) }
     mutating func encode(_ value: Bool) throws { append(encoder.table.bool(value)) }

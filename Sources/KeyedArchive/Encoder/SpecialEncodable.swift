@@ -66,7 +66,7 @@ extension Date: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         if !encoder.options.writesNSDate { return try encoder.encodeDateWithStrategy(self, at: path()) }
         let made = encoder.makeObject(kind: .fields, className: .date)
-        made.box.fields.append(.init(key: encoder.table.keyID("NS.time"), value: .real(timeIntervalSinceReferenceDate)))
+        made.box.append(key: encoder.table.keyID("NS.time"), .real(timeIntervalSinceReferenceDate))
         return made.uid
     }
 }
@@ -76,8 +76,8 @@ extension URL: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         let made = encoder.makeObject(kind: .fields, className: .url)
         let base: Int32 = try baseURL.map { try $0._archiveEncode(with: encoder, at: path()) } ?? 0
-        made.box.fields.append(.init(key: encoder.table.keyID("NS.base"), value: .uid(base)))
-        made.box.fields.append(.init(key: encoder.table.keyID("NS.relative"), value: .uid(encoder.table.string(relativeString))))
+        made.box.append(key: encoder.table.keyID("NS.base"), .uid(base))
+        made.box.append(key: encoder.table.keyID("NS.relative"), .uid(encoder.table.string(relativeString)))
         return made.uid
     }
 }
@@ -87,7 +87,7 @@ extension UUID: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         let made = encoder.makeObject(kind: .fields, className: .uuid)
         let bytes = withUnsafeBytes(of: uuid) { Data($0) }
-        made.box.fields.append(.init(key: encoder.table.keyID("NS.uuidbytes"), value: .data(bytes)))
+        made.box.append(key: encoder.table.keyID("NS.uuidbytes"), .data(bytes))
         return made.uid
     }
 }
@@ -99,14 +99,12 @@ extension Decimal: _ArchiveSpecialEncodable {
         let made = encoder.makeObject(kind: .fields, className: .decimalNumber)
         let table = encoder.table
         let layout = DecimalLayout(self)
-        made.box.fields.append(contentsOf: [
-            .init(key: table.keyID("NS.exponent"), value: .integer(Int64(layout.exponent))),
-            .init(key: table.keyID("NS.length"), value: .integer(Int64(layout.length))),
-            .init(key: table.keyID("NS.negative"), value: .bool(layout.isNegative)),
-            .init(key: table.keyID("NS.compact"), value: .bool(true)),
-            .init(key: table.keyID("NS.mantissa.bo"), value: .integer(1)),
-            .init(key: table.keyID("NS.mantissa"), value: .data(layout.mantissaBytes)),
-        ])
+        made.box.append(key: table.keyID("NS.exponent"), .integer(Int64(layout.exponent)))
+        made.box.append(key: table.keyID("NS.length"), .integer(Int64(layout.length)))
+        made.box.append(key: table.keyID("NS.negative"), .bool(layout.isNegative))
+        made.box.append(key: table.keyID("NS.compact"), .bool(true))
+        made.box.append(key: table.keyID("NS.mantissa.bo"), .integer(1))
+        made.box.append(key: table.keyID("NS.mantissa"), .data(layout.mantissaBytes))
         return made.uid
     }
 }
@@ -178,22 +176,20 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
         let values = Array(self.values)
         let order = try archiveSortedOrder(keys, userInfo: encoder.userInfo)
         let made = encoder.makeObject(kind: .dictionary)
-        made.box.keys.reserveCapacity(count)
-        made.box.elements.reserveCapacity(count)
         let base = path()
         if Key.self == String.self {
             // String keys (the common case): no generic captures in the lazy paths below.
             for index in order {
                 let key = unsafeBitCast(keys[index], to: String.self)
-                made.box.keys.append(encoder.table.string(key))
-                made.box.elements.append(encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
+                let keyUID = encoder.table.string(key)
+                made.box.appendEntry(key: keyUID, value: encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
             }
             return made.uid
         }
         for index in order {
             let key = keys[index]
-            made.box.keys.append(try encoder.box(key, at: base.appending(ArchiveCodingKey(stringValue: "\(key)"))))
-            made.box.elements.append(encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: "\(key)")))))
+            let keyUID = try encoder.box(key, at: base.appending(ArchiveCodingKey(stringValue: "\(key)")))
+            made.box.appendEntry(key: keyUID, value: encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: "\(key)")))))
         }
         return made.uid
     }
@@ -205,10 +201,9 @@ extension Set: _ArchiveSpecialEncodable where Element: Encodable {
         let elements = Array(self)
         let order = try archiveSortedOrder(elements, userInfo: encoder.userInfo)
         let made = encoder.makeObject(kind: .array, className: .set)
-        made.box.elements.reserveCapacity(count)
         let base = path()
         for (position, index) in order.enumerated() {
-            made.box.elements.append(encoder.elementUID(try encoder.box(elements[index], at: base.appending(index: position))))
+            made.box.appendElement(encoder.elementUID(try encoder.box(elements[index], at: base.appending(index: position))))
         }
         return made.uid
     }

@@ -28,20 +28,20 @@ struct FoundationFieldWriter {
     let box: ObjectBox
 
     func integer(_ key: String, _ value: Int) {
-        box.fields.append(.init(key: encoder.table.keyID(key), value: .integer(Int64(value))))
+        box.append(key: encoder.table.keyID(key), .integer(Int64(value)))
     }
 
     func real(_ key: String, _ value: Double) {
-        box.fields.append(.init(key: encoder.table.keyID(key), value: .real(value)))
+        box.append(key: encoder.table.keyID(key), .real(value))
     }
 
     func bool(_ key: String, _ value: Bool) {
-        box.fields.append(.init(key: encoder.table.keyID(key), value: .bool(value)))
+        box.append(key: encoder.table.keyID(key), .bool(value))
     }
 
     /// `encodeObject:forKey:` of an object already written (UID 0 is nil).
     func object(_ key: String, uid: Int32) {
-        box.fields.append(.init(key: encoder.table.keyID(key), value: .uid(uid)))
+        box.append(key: encoder.table.keyID(key), .uid(uid))
     }
 
     /// `encodeObject:forKey:` of a string (a plain string object).
@@ -52,7 +52,7 @@ struct FoundationFieldWriter {
     /// `encodeObject:forKey:` of an NSMutableData, as Foundation writes the bytes it builds.
     func mutableData(_ key: String, _ bytes: Data) {
         let made = encoder.makeObject(kind: .fields, className: .mutableData)
-        made.box.fields.append(.init(key: encoder.table.keyID("NS.data"), value: .data(bytes)))
+        made.box.append(key: encoder.table.keyID("NS.data"), .data(bytes))
         object(key, uid: made.uid)
     }
 

@@ -36,7 +36,7 @@ struct BinaryPropertyListBuilder {
     /// whose hash is taken by different bytes goes to `dataCollisions` (a `Dictionary`, so
     /// crafted collisions cost what they cost before, not a long probe).
     private var dataByHash = ScalarRefTable()
-    private var dataValues: [Data] = []
+    private var dataValues: [(bytes: Data, ref: Int)] = []
     private var dataCollisions: [Data: Int] = [:]
     private static let dataSeed = UInt64.random(in: .min ... .max)
     /// Integers beyond 64 bits (rare): by value.
@@ -63,39 +63,6 @@ struct BinaryPropertyListBuilder {
         return ref
     }
 
-    private mutating func appendBigEndian(_ value: UInt64, size: Int) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            scalars.append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
-    }
-
-    /// Appends a marker with a count: in the low nibble below 15, else as an integer after it.
-    private mutating func appendMarker(_ high: UInt8, count: Int) {
-        if count < 15 {
-            scalars.append(high | UInt8(count))
-        } else {
-            scalars.append(high | 0x0F)
-            appendIntegerBody(Int64(count))
-        }
-    }
-
-    /// An integer marker and body, narrowest width: 1, 2, 4 bytes for non-negative values,
-    /// 8 bytes for the rest (negative numbers are always 8 bytes, as CoreFoundation writes them).
-    private mutating func appendIntegerBody(_ value: Int64) {
-        switch value {
-        case 0...0xFF:
-            scalars.append(0x10); scalars.append(UInt8(value))
-        case 0...0xFFFF:
-            scalars.append(0x11); appendBigEndian(UInt64(value), size: 2)
-        case 0...0xFFFF_FFFF:
-            scalars.append(0x12); appendBigEndian(UInt64(value), size: 4)
-        default:
-            scalars.append(0x13); appendBigEndian(UInt64(bitPattern: value), size: 8)
-        }
-    }
-
     mutating func integer(_ value: Int64) -> Int {
         let key = UInt64(bitPattern: value)
         if let ref = integerRefs.ref(for: key) { return ref }
@@ -107,7 +74,7 @@ struct BinaryPropertyListBuilder {
     /// Adds an integer without looking for an equal one (the caller knows it is new).
     mutating func appendInteger(_ value: Int64) -> Int {
         let ref = beginScalar()
-        appendIntegerBody(value)
+        BinaryPlistEncoding.putInteger(value, into: &scalars)
         return ref
     }
 
@@ -116,9 +83,7 @@ struct BinaryPropertyListBuilder {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
         if let ref = unsignedRefs.ref(for: value) { return ref }
         let ref = beginScalar()
-        scalars.append(0x14)
-        appendBigEndian(0, size: 8)
-        appendBigEndian(value, size: 8)
+        BinaryPlistEncoding.putUnsignedAboveInt64(value, into: &scalars)
         unsignedRefs.insert(value, ref)
         return ref
     }
@@ -132,19 +97,7 @@ struct BinaryPropertyListBuilder {
         if let u = value.uint64Value { return unsignedInteger(u) }
         if let ref = wideRefs[value] { return ref }
         let ref = beginScalar()
-        if let bits = value.twosComplement128 {
-            scalars.append(0x14)
-            appendBigEndian(bits.high, size: 8)
-            appendBigEndian(bits.low, size: 8)
-        } else {
-            let bits = value.lowBitsOfTwosComplement
-            let fill: UInt64 = value.isNegative ? .max : 0
-            scalars.append(0x15)
-            appendBigEndian(fill, size: 8)
-            appendBigEndian(fill, size: 8)
-            appendBigEndian(bits.high, size: 8)
-            appendBigEndian(bits.low, size: 8)
-        }
+        BinaryPlistEncoding.putWide(value, into: &scalars)
         wideRefs[value] = ref
         return ref
     }
@@ -160,8 +113,7 @@ struct BinaryPropertyListBuilder {
     /// Adds an 8-byte real without looking for an equal one.
     mutating func appendReal(_ value: Double) -> Int {
         let ref = beginScalar()
-        scalars.append(0x23)
-        appendBigEndian(value.bitPattern, size: 8)
+        BinaryPlistEncoding.putReal(bits: value.bitPattern, into: &scalars)
         return ref
     }
 
@@ -169,8 +121,7 @@ struct BinaryPropertyListBuilder {
         let bits = value.bitPattern
         if let ref = floatRefs.ref(for: UInt64(bits)) { return ref }
         let ref = beginScalar()
-        scalars.append(0x22)
-        appendBigEndian(UInt64(bits), size: 4)
+        BinaryPlistEncoding.putFloat(bits: bits, into: &scalars)
         floatRefs.insert(UInt64(bits), ref)
         return ref
     }
@@ -188,8 +139,7 @@ struct BinaryPropertyListBuilder {
         let bits = secondsSince2001.bitPattern
         if let ref = dateRefs.ref(for: bits) { return ref }
         let ref = beginScalar()
-        scalars.append(0x33)
-        appendBigEndian(bits, size: 8)
+        BinaryPlistEncoding.putReal(bits: bits, marker: 0x33, into: &scalars)
         dateRefs.insert(bits, ref)
         return ref
     }
@@ -197,18 +147,14 @@ struct BinaryPropertyListBuilder {
     mutating func data(_ value: Data) -> Int {
         let hash = value.withUnsafeBytes { ByteHash.hash($0.bindMemory(to: UInt8.self), seed: Self.dataSeed) }
         let first = dataByHash.ref(for: hash)
-        if let first {
-            let (index, ref) = (first >> 32, first & 0xFFFF_FFFF)
-            if dataValues[index] == value { return ref }
-        }
+        if let first, dataValues[first].bytes == value { return dataValues[first].ref }
         if !dataCollisions.isEmpty, let ref = dataCollisions[value] { return ref }
         let ref = beginScalar()
-        appendMarker(0x40, count: value.count)
+        BinaryPlistEncoding.putMarker(0x40, count: value.count, into: &scalars)
         scalars.append(contentsOf: value)
-        if first == nil, ref <= 0xFFFF_FFFF, dataValues.count <= 0x7FFF_FFFF {
-            // Index and reference packed in one value: both fit in 32 bits (checked).
-            dataByHash.insert(hash, dataValues.count << 32 | ref)
-            dataValues.append(value)
+        if first == nil {
+            dataByHash.insert(hash, dataValues.count)
+            dataValues.append((value, ref))
         } else {
             dataCollisions[value] = ref
         }
@@ -225,22 +171,7 @@ struct BinaryPropertyListBuilder {
     /// Adds a string without looking for an equal one (the archive's strings are unique already).
     mutating func appendString(_ value: String) -> Int {
         let ref = beginScalar()
-        var value = value
-        value.withUTF8 { utf8 in
-            if utf8.allSatisfy({ $0 < 0x80 }) {
-                appendMarker(0x50, count: utf8.count)
-                scalars.append(contentsOf: utf8)
-            }
-        }
-        if scalars.count == locations[ref] {
-            // Not ASCII: UTF-16 big-endian, counted in code units.
-            let units = value.utf16
-            appendMarker(0x60, count: units.count)
-            for unit in units {
-                scalars.append(UInt8(unit >> 8))
-                scalars.append(UInt8(unit & 0xFF))
-            }
-        }
+        BinaryPlistEncoding.putString(value, into: &scalars)
         return ref
     }
 
@@ -263,9 +194,7 @@ struct BinaryPropertyListBuilder {
 
     private mutating func appendUID(_ value: UInt64) -> Int {
         let ref = beginScalar()
-        let size = value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
-        scalars.append(0x80 | UInt8(size - 1))
-        appendBigEndian(value, size: size)
+        BinaryPlistEncoding.putUID(value, into: &scalars)
         return ref
     }
 
@@ -304,11 +233,6 @@ struct BinaryPropertyListBuilder {
 
     // MARK: - Output
 
-    /// Bytes needed to store `value` (at least 1).
-    private static func width(of value: UInt64) -> Int {
-        value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
-    }
-
     /// Writes the file with `top` as its root object, into one buffer of the exact size.
     func finish(top: Int) -> [UInt8] {
         let layout = self.layout()
@@ -339,15 +263,15 @@ struct BinaryPropertyListBuilder {
 
     private func layout() -> Layout {
         let count = locations.count
-        let refSize = Self.width(of: UInt64(max(count, 1) - 1))
+        let refSize = BinaryPlistEncoding.width(of: UInt64(max(count, 1) - 1))
         // Sizes first: every container's marker, length and references.
         var containerBytes = 0
         for container in containers {
             let refCount = container.isDictionary ? container.count * 2 : container.count
-            containerBytes += Self.markerSize(count: container.count) + refCount * refSize
+            containerBytes += BinaryPlistEncoding.markerSize(count: container.count) + refCount * refSize
         }
         let tableStart = 8 + scalars.count + containerBytes
-        let offsetSize = Self.width(of: UInt64(tableStart))
+        let offsetSize = BinaryPlistEncoding.width(of: UInt64(tableStart))
         return Layout(refSize: refSize, offsetSize: offsetSize, tableStart: tableStart,
                       total: tableStart + count * offsetSize + 32)
     }
@@ -387,7 +311,7 @@ struct BinaryPropertyListBuilder {
                         put(high | UInt8(container.count))
                     } else {
                         put(high | 0x0F)
-                        let size = Self.width(of: UInt64(container.count))
+                        let size = BinaryPlistEncoding.width(of: UInt64(container.count))
                         put(0x10 | UInt8(size.trailingZeroBitCount))
                         putBigEndian(UInt64(container.count), size: size)
                     }
@@ -425,11 +349,6 @@ struct BinaryPropertyListBuilder {
             putBigEndian(UInt64(tableStart), size: 8)
             return position
         }
-    }
-
-    /// Bytes of a container marker with its length (an extra integer object from 15 up).
-    private static func markerSize(count: Int) -> Int {
-        count < 15 ? 1 : 2 + width(of: UInt64(count))
     }
 }
 

@@ -1,7 +1,9 @@
 /// A map from 64-bit scalar keys (integers, the bit patterns of reals and dates, UIDs) to
 /// object references, for uniquing scalars while writing.
 ///
-/// Open addressing with linear probing over a power-of-two table kept at most half full.
+/// Open addressing with linear probing over a power-of-two table kept at most three
+/// quarters full; 12 bytes a slot (the key, and the reference in 32 bits — a reference
+/// that does not fit, which would take a file of billions of objects, is kept aside).
 /// The bucket comes from a seeded SplitMix64 finalizer rather than `Hasher`, which costs
 /// several times more per lookup and dominated the writers' profiles. The seed is random
 /// per process, so keys chosen to collide (an XML archive being converted, for instance)
@@ -9,20 +11,24 @@
 /// on it.
 struct ScalarRefTable {
     private var keys: [UInt64]
-    /// The reference per slot; -1 marks an empty slot.
-    private var refs: [Int]
+    /// The reference per slot; `empty` marks an empty slot, `aside` one in `large`.
+    private var refs: [UInt32]
+    private var large: [UInt64: Int] = [:]
     private var mask: Int
     private(set) var count = 0
     private let seed: UInt64
+
+    private static let empty = UInt32.max
+    private static let aside = UInt32.max - 1
 
     /// One random seed per process.
     private static let processSeed = UInt64.random(in: .min ... .max)
 
     init(capacity: Int = 16) {
         var size = 16
-        while size / 2 < capacity { size <<= 1 }  // at most half full; size stays a power of two
+        while size / 4 * 3 < capacity { size <<= 1 }  // at most 3/4 full; size stays a power of two
         keys = [UInt64](repeating: 0, count: size)
-        refs = [Int](repeating: -1, count: size)
+        refs = [UInt32](repeating: Self.empty, count: size)
         mask = size - 1
         seed = Self.processSeed
     }
@@ -40,22 +46,27 @@ struct ScalarRefTable {
     @inline(__always)
     func ref(for key: UInt64) -> Int? {
         var index = slot(for: key)
-        // The table is never full (at most half), so the probe meets an empty slot.
+        // The table is never full (at most 3/4), so the probe meets an empty slot.
         while true {
             let ref = refs[index]
-            if ref < 0 { return nil }
-            if keys[index] == key { return ref }
+            if ref == Self.empty { return nil }
+            if keys[index] == key { return ref == Self.aside ? large[key] : Int(ref) }
             index = (index &+ 1) & mask
         }
     }
 
     /// Stores `ref` (non-negative) for `key`, which the caller has just looked up and not found.
     mutating func insert(_ key: UInt64, _ ref: Int) {
-        if (count + 1) * 2 > refs.count { grow() }
+        if (count + 1) * 4 > refs.count * 3 { grow() }
         var index = slot(for: key)
-        while refs[index] >= 0 { index = (index &+ 1) & mask }
+        while refs[index] != Self.empty { index = (index &+ 1) & mask }
         keys[index] = key
-        refs[index] = ref
+        if let small = UInt32(exactly: ref), small < Self.aside {
+            refs[index] = small
+        } else {
+            refs[index] = Self.aside
+            large[key] = ref
+        }
         count += 1
     }
 
@@ -63,15 +74,13 @@ struct ScalarRefTable {
         let oldKeys = keys, oldRefs = refs
         let size = refs.count * 2
         keys = [UInt64](repeating: 0, count: size)
-        refs = [Int](repeating: -1, count: size)
+        refs = [UInt32](repeating: Self.empty, count: size)
         mask = size - 1
-        count = 0
-        for index in oldRefs.indices where oldRefs[index] >= 0 {
+        for index in oldRefs.indices where oldRefs[index] != Self.empty {
             var slot = slot(for: oldKeys[index])
-            while refs[slot] >= 0 { slot = (slot &+ 1) & mask }
+            while refs[slot] != Self.empty { slot = (slot &+ 1) & mask }
             keys[slot] = oldKeys[index]
             refs[slot] = oldRefs[index]
-            count += 1
         }
     }
 }

@@ -1,0 +1,140 @@
+import Foundation
+
+// Where the objects of the table keep their fields: an object being filled has a scratch
+// level of its own (reused from object to object); when the value that made it has been
+// encoded, its bytes move to the end of `arena` as one record (see ObjectRecord) and the
+// level is free again. The table holds no per-object allocation.
+
+/// An object being filled in.
+struct OpenObject {
+    var uid: Int32 = 0
+    var classUID: Int32 = 0
+    var count = 0
+    /// Fields, elements, or a dictionary's keys.
+    var main: [UInt8] = []
+    /// A dictionary's values.
+    var values: [UInt8] = []
+}
+
+extension ArchiveObjectTable {
+    /// Marks a payload as an open object's level rather than a record's offset.
+    static let openFlag: UInt64 = 1 << 63
+    /// Scratch buffers larger than this are released when their object is stored, not kept.
+    private static let keptScratch = 1 << 16
+
+    /// A new object of `kind`, open for filling; its class is set with ``setClassUID(_:of:)``.
+    func openObject(kind: ObjectBox.Kind) -> ObjectBox {
+        let uid = appendEntry(EntryKind(kind), 0)
+        pushLevel(uid: uid, classUID: 0)
+        return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
+    }
+
+    func setClassUID(_ classUID: Int32, of box: ObjectBox) {
+        openObjects[openLevel(of: box)].classUID = classUID
+    }
+
+    private func pushLevel(uid: Int32, classUID: Int32) {
+        if openDepth == openObjects.count { openObjects.append(OpenObject()) }
+        openObjects[openDepth].uid = uid
+        openObjects[openDepth].classUID = classUID
+        openObjects[openDepth].count = 0
+        payloads[Int(uid)] = Self.openFlag | UInt64(openDepth)
+        openDepth += 1
+    }
+
+    /// Objects opened so far and not yet stored: a mark for ``close(downTo:)``.
+    var openMark: Int { openDepth }
+
+    /// Stores every object opened since `mark` (the values that made them are encoded).
+    func close(downTo mark: Int) {
+        while openDepth > mark {
+            openDepth -= 1
+            store(level: openDepth)
+        }
+    }
+
+    func closeAll() { close(downTo: 0) }
+
+    /// Moves a level's bytes to the arena as a record.
+    private func store(level: Int) {
+        let count = openObjects[level].count
+        let classUID = UInt64(UInt32(bitPattern: openObjects[level].classUID))
+        let size = ObjectRecord.varintSize(classUID) + ObjectRecord.varintSize(UInt64(count)) + openObjects[level].main.count + openObjects[level].values.count
+        let address = arena.append(size: size) { bytes in
+            ObjectRecord.appendVarint(UInt64(UInt32(bitPattern: openObjects[level].classUID)), to: &bytes)
+            ObjectRecord.appendVarint(UInt64(count), to: &bytes)
+            bytes.append(contentsOf: openObjects[level].main)
+            bytes.append(contentsOf: openObjects[level].values)
+        }
+        payloads[Int(openObjects[level].uid)] = address
+        // No copy of the level is alive here, so the buffers are emptied in place.
+        if openObjects[level].main.capacity > Self.keptScratch {
+            openObjects[level].main = []
+        } else {
+            openObjects[level].main.removeAll(keepingCapacity: true)
+        }
+        if openObjects[level].values.capacity > Self.keptScratch {
+            openObjects[level].values = []
+        } else {
+            openObjects[level].values.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// The open level of `box`'s object: the level it was opened at while it still holds
+    /// it (the usual case, no lookup), else through its payload; an object already stored
+    /// is opened again (only when a container or `superEncoder` outlives the value that
+    /// made it).
+    @inline(__always)
+    func openLevel(of box: ObjectBox) -> Int {
+        let level = box.level
+        if level >= 0, level < openDepth, openObjects[level].uid == box.uid { return level }
+        let payload = payloads[Int(box.uid)]
+        if payload & Self.openFlag != 0 { return Int(truncatingIfNeeded: payload & ~Self.openFlag) }
+        return reopen(box.uid)
+    }
+
+    @inline(never)
+    private func reopen(_ uid: Int32) -> Int {
+        let record = record(of: uid)
+        pushLevel(uid: uid, classUID: record.classUID)
+        let level = openDepth - 1
+        openObjects[level].count = record.count
+        openObjects[level].main = record.main
+        openObjects[level].values = record.values
+        return level
+    }
+
+    /// An object's class, count and bytes (copies: for conversions and the rare reopening).
+    func record(of uid: Int32) -> (classUID: Int32, count: Int, main: [UInt8], values: [UInt8]) {
+        let payload = payloads[Int(uid)]
+        if payload & Self.openFlag != 0 {
+            let object = openObjects[Int(truncatingIfNeeded: payload & ~Self.openFlag)]
+            return (object.classUID, object.count, object.main, object.values)
+        }
+        var cursor = arena.cursor(at: payload)
+        let bytes = cursor.bytes
+        let classUID = cursor.classUID()
+        let count = Int(cursor.varint())
+        let start = cursor.position
+        switch kinds[Int(uid)] {
+        case .fields:
+            cursor.skipFields(count)
+            return (classUID, count, Array(bytes[start..<cursor.position]), [])
+        case .dictionary:
+            let middle = start + count * 4
+            return (classUID, count, Array(bytes[start..<middle]), Array(bytes[middle..<(middle + count * 4)]))
+        default:
+            return (classUID, count, Array(bytes[start..<(start + count * 4)]), [])
+        }
+    }
+}
+
+extension ArchiveObjectTable.EntryKind {
+    init(_ kind: ObjectBox.Kind) {
+        switch kind {
+        case .fields: self = .fields
+        case .array: self = .array
+        case .dictionary: self = .dictionary
+        }
+    }
+}

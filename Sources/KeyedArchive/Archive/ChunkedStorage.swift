@@ -1,0 +1,66 @@
+/// An append-only array kept in chunks of fixed size: growing it never copies what is
+/// already stored, so a table of many entries costs its size, not the 1.5–2× (copy plus
+/// the freed buffers left behind) of an array that doubles.
+struct ChunkedArray<Element> {
+    private static var shift: Int { 13 }
+    private static var chunkSize: Int { 1 << shift }
+    private static var mask: Int { chunkSize - 1 }
+
+    private var chunks: [[Element]] = []
+    private(set) var count = 0
+
+    var indices: Range<Int> { 0..<count }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count & Self.mask == 0 {
+            var chunk: [Element] = []
+            // The first chunk grows as usual (small tables stay small); the others are full size.
+            if !chunks.isEmpty { chunk.reserveCapacity(Self.chunkSize) }
+            chunks.append(chunk)
+        }
+        chunks[count >> Self.shift].append(element)
+        count += 1
+    }
+
+    @inline(__always)
+    subscript(index: Int) -> Element {
+        get { chunks[index >> Self.shift][index & Self.mask] }
+        set { chunks[index >> Self.shift][index & Self.mask] = newValue }
+    }
+}
+
+/// Byte records kept in chunks (see ``ChunkedArray``); a record never straddles two, so
+/// it is read from one `[UInt8]`. An address is the chunk's index in the high 24 bits
+/// and the offset in the low 40 (a chunk is at most one record's size or 64 KB, and
+/// there are fewer than 2^24 chunks while the archive fits in memory).
+struct ChunkedBytes {
+    private static let chunkLimit = 1 << 16
+    private static let offsetBits: UInt64 = 40
+
+    private(set) var chunks: [[UInt8]] = []
+
+    /// Appends a record of exactly `size` bytes, which `write` appends; returns its address.
+    /// A chunk is never grown past the capacity it was made with (no copy).
+    @inline(__always)
+    mutating func append(size: Int, _ write: (inout [UInt8]) -> Void) -> UInt64 {
+        if chunks.isEmpty || chunks[chunks.count - 1].count + size > chunks[chunks.count - 1].capacity {
+            var chunk: [UInt8] = []
+            // Chunks grow with the table (1 KB, 2 KB, … 64 KB), or fit one large record.
+            let stored = chunks.count
+            chunk.reserveCapacity(max(size, min(Self.chunkLimit, 1_024 << min(stored, 6))))
+            chunks.append(chunk)
+        }
+        let index = chunks.count - 1
+        let offset = chunks[index].count
+        write(&chunks[index])
+        return UInt64(index) << Self.offsetBits | UInt64(offset)
+    }
+
+    /// A cursor at `address`.
+    @inline(__always)
+    func cursor(at address: UInt64) -> ObjectRecord.Cursor {
+        let chunk = Int(address >> Self.offsetBits)
+        return ObjectRecord.Cursor(chunks[chunk], at: Int(address & (1 << Self.offsetBits - 1)), chunk: chunk)
+    }
+}

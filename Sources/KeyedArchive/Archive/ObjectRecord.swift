@@ -1,0 +1,207 @@
+import Foundation
+
+/// The byte form of an archived object's fields, elements or entries, as the object table
+/// stores it (see `ArchiveObjectTable+Records.swift`): a few bytes per field instead of an
+/// enum of inline values, so the table stays smaller than the file it becomes.
+///
+/// A record is `[class UID: LEB128][count: LEB128][body]`:
+/// - `.fields`: `count` fields, each `[key id << 3 | tag: LEB128][payload]`;
+/// - `.array`: `count` UIDs, 4 bytes LE each;
+/// - `.dictionary`: `count` key UIDs, then `count` value UIDs, 4 bytes LE each.
+///
+/// UIDs take a fixed 4 bytes so that a placeholder (`superEncoder(forKey:)`) can be filled
+/// in place.
+enum ObjectRecord {
+    /// Field tags (low 3 bits of a field's first LEB128).
+    enum Tag: UInt8 {
+        /// A UID, 4 bytes LE.
+        case uid = 0
+        /// A non-negative integer, LEB128.
+        case integer = 1
+        /// A negative integer `v`, stored as `~v` in LEB128.
+        case negative = 2
+        /// A `Double`'s bits, 8 bytes LE.
+        case real = 3
+        /// A `Float`'s bits, 4 bytes LE.
+        case float = 4
+        case `false` = 5
+        case `true` = 6
+        /// `[length: LEB128][bytes]`.
+        case data = 7
+    }
+
+    // MARK: Writing
+
+    @inline(__always)
+    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+        var rest = value
+        while rest >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            rest >>= 7
+        }
+        bytes.append(UInt8(rest))
+    }
+
+    /// Bytes of `value` in LEB128.
+    @inline(__always)
+    static func varintSize(_ value: UInt64) -> Int {
+        max(1, (64 - value.leadingZeroBitCount + 6) / 7)
+    }
+
+    @inline(__always)
+    static func appendLE32(_ value: UInt32, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(truncatingIfNeeded: value))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
+        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
+    }
+
+    @inline(__always)
+    static func appendLE64(_ value: UInt64, to bytes: inout [UInt8]) {
+        appendLE32(UInt32(truncatingIfNeeded: value), to: &bytes)
+        appendLE32(UInt32(truncatingIfNeeded: value >> 32), to: &bytes)
+    }
+
+    @inline(__always)
+    static func setLE32(_ value: UInt32, at index: Int, in bytes: inout [UInt8]) {
+        bytes[index] = UInt8(truncatingIfNeeded: value)
+        bytes[index + 1] = UInt8(truncatingIfNeeded: value >> 8)
+        bytes[index + 2] = UInt8(truncatingIfNeeded: value >> 16)
+        bytes[index + 3] = UInt8(truncatingIfNeeded: value >> 24)
+    }
+
+    /// Appends one field; returns the offset of its UID payload (for a later fill-in).
+    @inline(__always)
+    @discardableResult
+    static func appendField(key: Int32, _ value: ObjectBox.Value, to bytes: inout [UInt8]) -> Int {
+        let key = UInt64(UInt32(bitPattern: key)) << 3
+        switch value {
+        case .uid(let u):
+            appendVarint(key | UInt64(Tag.uid.rawValue), to: &bytes)
+            let offset = bytes.count
+            appendLE32(UInt32(bitPattern: u), to: &bytes)
+            return offset
+        case .integer(let i):
+            if i >= 0 {
+                appendVarint(key | UInt64(Tag.integer.rawValue), to: &bytes)
+                appendVarint(UInt64(i), to: &bytes)
+            } else {
+                appendVarint(key | UInt64(Tag.negative.rawValue), to: &bytes)
+                appendVarint(UInt64(~i), to: &bytes)
+            }
+        case .real(let d):
+            appendVarint(key | UInt64(Tag.real.rawValue), to: &bytes)
+            appendLE64(d.bitPattern, to: &bytes)
+        case .float(let f):
+            appendVarint(key | UInt64(Tag.float.rawValue), to: &bytes)
+            appendLE32(f.bitPattern, to: &bytes)
+        case .bool(let b):
+            appendVarint(key | UInt64((b ? Tag.true : Tag.false).rawValue), to: &bytes)
+        case .data(let d):
+            appendVarint(key | UInt64(Tag.data.rawValue), to: &bytes)
+            appendVarint(UInt64(d.count), to: &bytes)
+            bytes.append(contentsOf: d)
+        }
+        return -1
+    }
+
+    // MARK: Reading
+
+    /// A field as stored: scalars decoded, data as a range of the record's bytes.
+    enum StoredValue {
+        case uid(Int32)
+        case integer(Int64)
+        case real(UInt64)
+        case float(UInt32)
+        case bool(Bool)
+        case data(Range<Int>)
+    }
+
+    /// Reads a record's bytes front to back. The bytes are the table's own (never input):
+    /// every read stays inside what the matching `append…` wrote, and the array's bounds
+    /// checks stand behind that.
+    struct Cursor {
+        let bytes: [UInt8]
+        var position: Int
+        /// Which chunk of the table's records `bytes` is (see ``ChunkedBytes``).
+        let chunk: Int
+
+        init(_ bytes: [UInt8], at position: Int, chunk: Int = 0) {
+            self.bytes = bytes
+            self.position = position
+            self.chunk = chunk
+        }
+
+        @inline(__always)
+        mutating func byte() -> UInt8 {
+            let b = bytes[position]
+            position += 1
+            return b
+        }
+
+        @inline(__always)
+        mutating func varint() -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let b = byte()
+                value |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return value }
+                shift += 7
+            }
+        }
+
+        @inline(__always)
+        mutating func le32() -> UInt32 {
+            let value = UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8
+                | UInt32(bytes[position + 2]) << 16 | UInt32(bytes[position + 3]) << 24
+            position += 4
+            return value
+        }
+
+        @inline(__always)
+        mutating func le64() -> UInt64 {
+            let low = UInt64(le32())
+            return low | UInt64(le32()) << 32
+        }
+
+        /// The class UID at the start of a record.
+        @inline(__always)
+        mutating func classUID() -> Int32 { Int32(truncatingIfNeeded: varint()) }
+
+        /// A UID of an array or dictionary body.
+        @inline(__always)
+        mutating func uid() -> Int32 { Int32(bitPattern: le32()) }
+
+        /// `[length][bytes]` (data objects and data fields): the bytes' range.
+        @inline(__always)
+        mutating func dataRange() -> Range<Int> {
+            let count = Int(varint())
+            let start = position
+            position += count
+            return start..<position
+        }
+
+        /// The next field of a `.fields` record.
+        @inline(__always)
+        mutating func field() -> (key: Int32, value: StoredValue) {
+            let head = varint()
+            let key = Int32(truncatingIfNeeded: head >> 3)
+            switch Tag(rawValue: UInt8(head & 7)) ?? .uid {
+            case .uid: return (key, .uid(uid()))
+            case .integer: return (key, .integer(Int64(bitPattern: varint())))
+            case .negative: return (key, .integer(~Int64(bitPattern: varint())))
+            case .real: return (key, .real(le64()))
+            case .float: return (key, .float(le32()))
+            case .false: return (key, .bool(false))
+            case .true: return (key, .bool(true))
+            case .data: return (key, .data(dataRange()))
+            }
+        }
+
+        /// Skips `count` fields.
+        mutating func skipFields(_ count: Int) {
+            for _ in 0..<count { _ = field() }
+        }
+    }
+}

@@ -25,7 +25,10 @@ struct BinaryPropertyListBuilder {
     }
 
     // Uniquing tables.
-    private var stringRefs: [String: Int] = [:]
+    /// Strings by their exact UTF-8 bytes: Swift's `==` calls canonically equivalent
+    /// spellings (`"é"` and `"e"` + U+0301) equal, and uniting them would read one back as
+    /// the other.
+    private var stringRefs: [ExactString: Int] = [:]
     // Scalars by bit pattern, in seeded open-addressing tables (much cheaper than `Hasher`).
     private var integerRefs = ScalarRefTable()
     private var unsignedRefs = ScalarRefTable()
@@ -162,9 +165,10 @@ struct BinaryPropertyListBuilder {
     }
 
     mutating func string(_ value: String) -> Int {
-        if let ref = stringRefs[value] { return ref }
+        let key = ExactString(value)
+        if let ref = stringRefs[key] { return ref }
         let ref = appendString(value)
-        stringRefs[value] = ref
+        stringRefs[key] = ref
         return ref
     }
 
@@ -386,5 +390,21 @@ enum BinaryPropertyListWriter {
             }
             return builder.dictionary(keys: keys, values: values)
         }
+    }
+}
+
+/// A string compared and hashed by its exact UTF-8 bytes, not by canonical equivalence.
+struct ExactString: Hashable {
+    let value: String
+
+    init(_ value: String) { self.value = value }
+
+    static func == (a: ExactString, b: ExactString) -> Bool {
+        a.value.utf8.elementsEqual(b.value.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(value.utf8.count)
+        for byte in value.utf8 { hasher.combine(byte) }
     }
 }

@@ -256,13 +256,13 @@ struct XMLPlistFastReader {
                 guard matches(Self.keyOpen, count: 5, at: i) else { throw Bail() }
                 i += 5
                 let start = i
-                let (end, ascii) = try text()
+                let (end, _) = try text()
                 i = end
                 try close(Self.keyClose, count: 6)
                 // A first key `CF$UID` not in the UID form read at `<dict>` (held back by the
                 // general parser until the dictionary turns out to be more): not here.
                 if keyRefs.count == top.keyStart, end - start == 6, matches(Self.uidKey, count: 6, at: start) { throw Bail() }
-                keyRefs.push(strings.ref(input, start, end, ascii: ascii, builder: &builder))
+                keyRefs.push(strings.ref(input, start, end, builder: &builder))
                 try nextTag()
                 continue
             }
@@ -310,11 +310,11 @@ struct XMLPlistFastReader {
                 guard w == Self.stringOpen else { throw Bail() }
                 i += 8
                 let start = i
-                let (end, ascii) = try text()
+                let (end, _) = try text()
                 i = end
                 try close(Self.stringClose, count: 8)
                 try close(0x3E, count: 1)
-                ref = strings.ref(input, start, end, ascii: ascii, builder: &builder)
+                ref = strings.ref(input, start, end, builder: &builder)
             case UInt8(ascii: "i"):
                 guard w == Self.integerOpen, matches(0x3E, count: 1, at: i + 8) else { throw Bail() }
                 i += 9

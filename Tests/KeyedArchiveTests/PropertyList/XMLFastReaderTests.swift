@@ -84,9 +84,8 @@ struct XMLFastReaderTests {
         }
     }
 
-    /// Strings are uniqued as `BinaryPropertyListBuilder.string(_:)` uniques them (by `String`
-    /// equality, so canonically equivalent spellings share an object), in every order: before
-    /// and after the first non-ASCII string, and for a non-ASCII string equal to an ASCII one.
+    /// Strings are uniqued as `BinaryPropertyListBuilder.string(_:)` uniques them (by their
+    /// exact bytes, so canonically equivalent spellings stay two objects), in every order.
     @Test func stringsUniquedAsTheBuilderDoes() throws {
         let spellings = ["K", "\u{212A}", "Stra\u{DF}e", "\u{C0}", "A\u{300}", "\u{E9}t\u{E9}", "e\u{301}te\u{301}", "a", ";", "\u{37E}", "K", "\u{E9}t\u{E9}"]
         var orders = [spellings, spellings.reversed()]
@@ -107,6 +106,23 @@ struct XMLFastReaderTests {
             let tree = try Self.viaTree(xml, maxDepth: 8)
             #expect(fast == tree, "\(order)")
         }
+    }
+
+    /// Canonically equivalent spellings ("é" precomposed and "e" + U+0301, the Kelvin sign and
+    /// "K") are different strings in an archive: each decodes as it was written, whichever
+    /// reader (fast or general) converts the XML.
+    @Test func canonicallyEquivalentSpellingsStayDistinct() throws {
+        let words = ["caf\u{E9}", "cafe\u{301}", "\u{212A}", "K"]
+        let encoder = ArchiveEncoder()
+        encoder.outputFormat = .xml
+        let xml = try encoder.encode(words)
+        let decoded = try ArchiveDecoder().decode([String].self, from: xml)
+        #expect(decoded.map { Array($0.unicodeScalars) } == words.map { Array($0.unicodeScalars) })
+        // The general parser (a comment sends the document there) gives the same result.
+        var text = try #require(String(data: xml, encoding: .utf8))
+        text = text.replacingOccurrences(of: "<plist version=\"1.0\">", with: "<plist version=\"1.0\"><!-- general parser -->")
+        let general = try ArchiveDecoder().decode([String].self, from: Data(text.utf8))
+        #expect(general.map { Array($0.unicodeScalars) } == words.map { Array($0.unicodeScalars) })
     }
 
     /// Nesting beyond `maxDepth`: the fast path gives up and the general parser throws its error.
@@ -245,51 +261,5 @@ struct XMLFastReaderTests {
             #expect(Outcome { try XMLPropertyListReader.readBinary(xml, maxDepth: 64) } == tree)
         }
         #expect(fast > 100)
-    }
-}
-
-/// The table of scalars that keep strings in NFC with no other spelling, checked against
-/// Foundation's normalization and Swift's own combining classes and `String` equality.
-@Suite("NFC-stable scalars")
-struct NFCStableScalarsTests {
-    @Test func sampledScalarsAreStable() throws {
-        let table = NFCStableScalars.ranges
-        var samples: [UInt32] = Array(0x20..<0x300)
-        for r in stride(from: 0, to: table.count, by: 2) {
-            let (low, high) = (table[r], table[r + 1])
-            samples += [low, high, low + (high - low) / 2]
-        }
-        let bases: [Unicode.Scalar] = ["A", "e", "o", "\u{3B1}", "\u{435}", "\u{AC00}", "\u{304B}"]
-        var checked = 0
-        for value in samples {
-            guard let scalar = Unicode.Scalar(value), NFCStableScalars.contains(value) || value < 0x300 else { continue }
-            #expect(scalar.properties.canonicalCombiningClass == .notReordered, "U+\(String(value, radix: 16))")
-            let alone = String(Character(scalar))
-            #expect(Array(alone.precomposedStringWithCanonicalMapping.unicodeScalars) == [scalar], "U+\(String(value, radix: 16))")
-            // Never the second of a canonical pair: it does not combine with a base before it.
-            for base in bases {
-                var pair = String.UnicodeScalarView()
-                pair.append(base)
-                pair.append(scalar)
-                #expect(Array(String(pair).precomposedStringWithCanonicalMapping.unicodeScalars) == [base, scalar],
-                        "U+\(String(value, radix: 16)) after U+\(String(base.value, radix: 16))")
-            }
-            checked += 1
-        }
-        #expect(checked > 2_000)
-        // Scalars known to have other spellings are not listed.
-        for value: UInt32 in [0x300, 0x301, 0x308, 0x37E, 0x387, 0x212A, 0x2126, 0x3099, 0x1161, 0x11A8, 0xF900, 0x2F800] {
-            #expect(!NFCStableScalars.contains(value), "U+\(String(value, radix: 16))")
-        }
-    }
-
-    @Test func containsAllReadsUTF8() {
-        func check(_ s: String) -> Bool {
-            Array(s.utf8).withUnsafeBufferPointer { NFCStableScalars.containsAll($0) }
-        }
-        #expect(check("Stra\u{DF}e caf\u{E9} \u{395}\u{3BB}\u{3BB}\u{3B7}\u{3BD}\u{3B9}\u{3BA}\u{3AC} \u{65E5}\u{672C}\u{8A9E} \u{1F642} \u{D55C}"))
-        #expect(!check("e\u{301}"))
-        #expect(!check("\u{212A}"))
-        #expect(!check("\u{1100}\u{1161}"))
     }
 }

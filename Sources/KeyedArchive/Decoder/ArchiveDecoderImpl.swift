@@ -51,13 +51,13 @@ final class ArchiveDecodingState {
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
-    /// The plist reference of the `$class` key string last matched (see `classFieldIndex(keys:)`).
-    @exclusivity(unchecked) var classKeyRef = -1
     /// Key-reference caches by CodingKey type (the metatype's address → index in `keyRefCaches`).
     @exclusivity(unchecked) var keyRefCacheIndex = ScalarRefTable()
     @exclusivity(unchecked) var keyRefCaches: [KeyRefCache] = []
-    /// The same for the field names of Foundation layouts (see `fieldIndex(of:keys:)`).
+    /// The same for the field names of Foundation layouts (see `fieldIndex(of:keys:)`), and
+    /// for `$class` (see `classFieldIndex(keys:)`).
     let namedKeyRefs = KeyRefCache()
+    let classKeyRefs = KeyRefCache()
     /// What decoding needs to know about each type met (see `traits(of:)`).
     /// (Metatype address → position in `traitList`.)
     @exclusivity(unchecked) var traits = ScalarRefTable()
@@ -340,6 +340,14 @@ final class _ArchiveDecoder: Decoder {
         return try T(from: self)
     }
 
+    /// A value of type `S` that the caller's traits say is `T`, as `T`: without a dynamic
+    /// cast when `S` is `T` (the case whenever the traits were found for `T`).
+    @inline(__always)
+    func handOver<S, T>(_ value: S, as type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        guard T.self == S.self else { return try cast(value, to: T.self, at: path()) }
+        return unsafeBitCast(value, to: T.self)
+    }
+
     /// A shared instance as `T`. Out of line: the `as? T` needs `Optional<T>`'s metadata,
     /// a runtime lookup that would otherwise be paid on every `unbox`, cast or not.
     @inline(never)
@@ -438,9 +446,7 @@ extension _ArchiveOptionalDecodable {
     /// so `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
     @inline(__always)
     static func _archiveDecode<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> T {
-        let value = try _archiveDecode(from: decoder, slot: slot, at: path(), inPlace: inPlace)
-        guard T.self == Self.self else { return try decoder.cast(value, to: T.self, at: path()) }
-        return unsafeBitCast(value, to: T.self)
+        try decoder.handOver(try _archiveDecode(from: decoder, slot: slot, at: path(), inPlace: inPlace), as: T.self, at: path())
     }
 }
 

@@ -62,19 +62,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         guard count > 0 else { return nil }
         guard count <= _ArchiveDecoder.scanLimit else { return try decoder.largeFieldIndex(keys)[stored] }
         let start = decoder.fieldHint < count ? decoder.fieldHint : 0
-        if let expected = keyRefs.ref(for: stored) {
-            var index = start
-            for _ in 0..<count {
-                if try decoder.plist.ref(keys, index) == expected {
-                    decoder.fieldHint = index + 1
-                    return index
-                }
-                index = index + 1 == count ? 0 : index + 1
-            }
-        }
-        guard let found = try decoder.scanKeys(keys, for: stored, from: start) else { return nil }
+        guard let found = try decoder.smallKeyPosition(keys, stored, cache: keyRefs, from: start) else { return nil }
         decoder.fieldHint = found + 1
-        keyRefs.record(stored, ref: try decoder.plist.ref(keys, found))
         return found
     }
 

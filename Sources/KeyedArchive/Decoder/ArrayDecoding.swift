@@ -12,9 +12,7 @@ extension _ArchiveArrayDecodable {
     /// `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
     @inline(__always)
     static func _archiveDecodeArray<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
-        let value = try _archiveDecodeArray(from: decoder, slot: slot, at: path())
-        guard T.self == Self.self else { return try decoder.cast(value, to: T.self, at: path()) }
-        return unsafeBitCast(value, to: T.self)
+        try decoder.handOver(try _archiveDecodeArray(from: decoder, slot: slot, at: path()), as: T.self, at: path())
     }
 }
 

@@ -9,31 +9,37 @@ extension _ArchiveDecoder {
     ///
     /// O(1) per lookup: a small object is scanned (at most ``scanLimit`` comparisons); a
     /// large one is indexed once, the index charged to the work budget, and reused for every
-    /// later lookup in the same object, however many places share it.
-    /// The names asked for here are the Foundation layouts' (`NS.time`, `NS.objects`…): the
-    /// key strings they matched are remembered by reference, as for a CodingKey type's.
+    /// later lookup in the same object, however many places share it. The names asked for
+    /// here are the Foundation layouts' (`NS.time`, `NS.objects`…): the key strings they
+    /// matched are remembered by reference, as for a CodingKey type's.
     func fieldIndex(of name: String, keys: BinaryPropertyList.RefList) throws -> Int? {
         guard keys.count <= Self.scanLimit else { return try largeFieldIndex(keys)[name] }
-        let known = state.namedKeyRefs
-        if let expected = known.ref(for: name) {
-            for i in 0..<keys.count where try plist.ref(keys, i) == expected { return i }
-        }
-        guard let index = try scanKeys(keys, for: name, from: 0) else { return nil }
-        known.record(name, ref: try plist.ref(keys, index))
-        return index
+        return try smallKeyPosition(keys, name, cache: state.namedKeyRefs, from: 0)
     }
 
-    /// The position of `$class` among an object's keys. Writers store each key string once,
-    /// so after the first match the `$class` string's reference is compared first (an
-    /// integer, not bytes); a small object without it, or with another copy of the string,
-    /// is then scanned as usual, and a large one uses its index.
+    /// The position of `$class` among an object's keys (see ``fieldIndex(of:keys:)``), with
+    /// a cache of its own: every object asks for it, so its reference is always at the cursor.
     func classFieldIndex(keys: BinaryPropertyList.RefList) throws -> Int? {
-        let known = state.classKeyRef
-        if known >= 0, keys.count <= Self.scanLimit {
-            for i in 0..<keys.count where try plist.ref(keys, i) == known { return i }
+        guard keys.count <= Self.scanLimit else { return try largeFieldIndex(keys)["$class"] }
+        return try smallKeyPosition(keys, "$class", cache: state.classKeyRefs, from: 0)
+    }
+
+    /// The position of the key string `name` in a small object's `keys`, scanning from
+    /// `start` and wrapping around: first for the reference `cache` remembers for `name`
+    /// (writers store each key string once, so this compares integers, not bytes), then
+    /// byte by byte, remembering the reference matched.
+    @inline(__always)
+    func smallKeyPosition(_ keys: BinaryPropertyList.RefList, _ name: String, cache: KeyRefCache, from start: Int) throws -> Int? {
+        let count = keys.count
+        if let expected = cache.ref(for: name) {
+            var index = start
+            for _ in 0..<count {
+                if try plist.ref(keys, index) == expected { return index }
+                index = index + 1 == count ? 0 : index + 1
+            }
         }
-        guard let index = try fieldIndex(of: "$class", keys: keys) else { return nil }
-        state.classKeyRef = try plist.ref(keys, index)
+        guard let index = try scanKeys(keys, for: name, from: start) else { return nil }
+        cache.record(name, ref: try plist.ref(keys, index))
         return index
     }
 

@@ -16,9 +16,7 @@ extension _ArchiveSpecialDecodable {
     /// so `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
     @inline(__always)
     static func _archiveDecode<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
-        let value = try _archiveDecode(from: decoder, slot: slot, at: path())
-        guard T.self == Self.self else { return try decoder.cast(value, to: T.self, at: path()) }
-        return unsafeBitCast(value, to: T.self)
+        try decoder.handOver(try _archiveDecode(from: decoder, slot: slot, at: path()), as: T.self, at: path())
     }
 }
 

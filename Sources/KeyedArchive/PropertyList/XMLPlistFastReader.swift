@@ -175,11 +175,10 @@ struct XMLPlistFastReader {
         guard i < n, byte(i) == XMLByte.lt else { throw Bail() }
     }
 
-    /// Scans character data from `i` to the next `<` and returns where it ends and whether
-    /// it is all ASCII. An `&` (an entity) or the end of the input bails.
-    @inline(__always) private mutating func text() throws(Bail) -> (end: Int, ascii: Bool) {
+    /// Scans character data from `i` to the next `<` and returns where it ends. An `&` (an
+    /// entity) or the end of the input bails.
+    @inline(__always) private mutating func text() throws(Bail) -> Int {
         var k = i
-        var high: UInt64 = 0
         // Eight bytes at a time while `k + 8 <= n` (the load stays inside the input): a byte
         // equal to '<' or '&' is found by the zero-byte test on the word xor each of them.
         if let base = input.baseAddress {
@@ -191,22 +190,17 @@ struct XMLPlistFastReader {
                 let found = ((x &- 0x0101_0101_0101_0101) & ~x | (y &- 0x0101_0101_0101_0101) & ~y) & 0x8080_8080_8080_8080
                 if found != 0 {
                     // The lowest flagged byte is exact (flags above it may be false).
-                    let offset = found.trailingZeroBitCount >> 3
-                    let before: UInt64 = offset == 0 ? 0 : ~0 >> UInt64(64 - offset * 8)
-                    high |= w & before
-                    k += offset
+                    k += found.trailingZeroBitCount >> 3
                     guard byte(k) == XMLByte.lt else { throw Bail() }  // k < k_old + 8 <= n
-                    return (k, high & 0x8080_8080_8080_8080 == 0)
+                    return k
                 }
-                high |= w
                 k += 8
             }
         }
         while k < n {
             let c = byte(k)  // k < n
-            if c == XMLByte.lt { return (k, high & 0x8080_8080_8080_8080 == 0) }
+            if c == XMLByte.lt { return k }
             if c == XMLByte.amp { throw Bail() }
-            high |= UInt64(c)
             k += 1
         }
         throw Bail()
@@ -256,7 +250,7 @@ struct XMLPlistFastReader {
                 guard matches(Self.keyOpen, count: 5, at: i) else { throw Bail() }
                 i += 5
                 let start = i
-                let (end, _) = try text()
+                let end = try text()
                 i = end
                 try close(Self.keyClose, count: 6)
                 // A first key `CF$UID` not in the UID form read at `<dict>` (held back by the
@@ -310,7 +304,7 @@ struct XMLPlistFastReader {
                 guard w == Self.stringOpen else { throw Bail() }
                 i += 8
                 let start = i
-                let (end, _) = try text()
+                let end = try text()
                 i = end
                 try close(Self.stringClose, count: 8)
                 try close(0x3E, count: 1)
@@ -388,14 +382,8 @@ struct XMLPlistFastReader {
         guard matches(Self.integerOpen, count: 8, at: k), matches(0x3E, count: 1, at: k + 8) else { throw Bail() }
         k += 9
         let digitsStart = k
-        var value: UInt64 = 0
-        // At most 10 digits: below 10^10, far from overflow.
-        while k < n, k - digitsStart < 10 {
-            let c = byte(k)  // k < n
-            guard XMLByte.isDigit(c) else { break }
-            value = value &* 10 &+ UInt64(c &- XMLByte.zero)
-            k += 1
-        }
+        let value: UInt64
+        (value, k) = decimalDigits(from: k, limit: 10)
         guard k > digitsStart, value <= UInt64(UInt32.max) else { throw Bail() }
         guard matches(Self.integerClose, count: 8, at: k), matches(0x3E72, count: 2, at: k + 8) else { throw Bail() }
         k = skipWhitespace(from: k + 10)
@@ -405,6 +393,20 @@ struct XMLPlistFastReader {
     }
 
     // MARK: Scalars
+
+    /// Reads up to `limit` (at most 19) decimal digits from `start`: their value, below
+    /// 10^19 < 2^64 so it cannot overflow, and where the digits end.
+    @inline(__always) private func decimalDigits(from start: Int, limit: Int) -> (value: UInt64, end: Int) {
+        var k = start
+        var value: UInt64 = 0
+        while k < n, k - start < limit {
+            let c = byte(k)  // k < n
+            guard XMLByte.isDigit(c) else { break }
+            value = value &* 10 &+ UInt64(c &- XMLByte.zero)
+            k += 1
+        }
+        return (value, k)
+    }
 
     /// A plain decimal `<integer>` (optional `-`, up to 20 digits, within 64 bits) after its
     /// start tag; anything else (spaces, `+`, hexadecimal, wider values) bails.
@@ -416,14 +418,8 @@ struct XMLPlistFastReader {
             k += 1
         }
         let digitsStart = k
-        var magnitude: UInt64 = 0
-        // 19 digits stay below 10^19 < 2^64: no overflow.
-        while k < n, k - digitsStart < 19 {
-            let c = byte(k)  // k < n
-            guard XMLByte.isDigit(c) else { break }
-            magnitude = magnitude &* 10 &+ UInt64(c &- XMLByte.zero)
-            k += 1
-        }
+        var magnitude: UInt64
+        (magnitude, k) = decimalDigits(from: k, limit: 19)
         if k < n, XMLByte.isDigit(byte(k)) {  // k < n
             // A 20th digit, checked.
             let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
@@ -446,7 +442,7 @@ struct XMLPlistFastReader {
     /// The text of a scalar element up to its end tag (which the caller checks).
     @inline(__always) private mutating func scalarText() throws(Bail) -> ArraySlice<UInt8> {
         let start = i
-        let (end, _) = try text()
+        let end = try text()
         i = end
         return bytes[start..<end]
     }

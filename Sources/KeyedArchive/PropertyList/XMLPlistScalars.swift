@@ -18,11 +18,7 @@ extension XMLPlistParser {
     mutating func readInteger(_ tag: StartTag) throws -> XMLPlistInteger {
         let s = try readScalarText(tag, .integer)
         var k = s.startIndex
-        var negative = false
-        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
-            negative = s[k] == XMLByte.dash
-            k += 1
-        }
+        let negative = XMLPlistDecimal.readSign(s, at: &k)
         var radix: UInt64 = 10
         if k + 1 < s.endIndex, s[k] == XMLByte.zero, s[k + 1] == XMLByte.lowerX || s[k + 1] == XMLByte.upperX {
             radix = 16
@@ -89,6 +85,14 @@ extension XMLPlistParser {
 
 /// Reals read without an intermediate string.
 enum XMLPlistDecimal {
+    /// Skips an optional `-` or `+` at `k` (which must be inside `s`); true for `-`.
+    @inline(__always)
+    static func readSign(_ s: ArraySlice<UInt8>, at k: inout Int) -> Bool {
+        guard s[k] == XMLByte.dash || s[k] == XMLByte.plus else { return false }
+        k += 1
+        return s[k - 1] == XMLByte.dash
+    }
+
     /// Powers of ten that are exact doubles (10^0 ... 10^22).
     static let exactPowersOfTen: [Double] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
@@ -102,11 +106,7 @@ enum XMLPlistDecimal {
     static func real(_ s: ArraySlice<UInt8>) -> Double? {
         var k = s.startIndex
         guard k < s.endIndex else { return nil }
-        var negative = false
-        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
-            negative = s[k] == XMLByte.dash
-            k += 1
-        }
+        let negative = readSign(s, at: &k)
         let body = s[k...]
         if let special = specialReal(body) {
             if special.isNaN { return .nan }
@@ -151,11 +151,7 @@ enum XMLPlistDecimal {
     /// rounds correctly (Clinger's fast path); otherwise ``EiselLemire`` decides most cases.
     static func exactDecimal(_ s: ArraySlice<UInt8>) -> Double? {
         var k = s.startIndex
-        var negative = false
-        if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
-            negative = s[k] == XMLByte.dash
-            k += 1
-        }
+        let negative = readSign(s, at: &k)
         var mantissa: UInt64 = 0
         var digits = 0
         var scale = 0

@@ -6,7 +6,10 @@ import Foundation
 /// archives written by swift-corelibs-foundation (which stores 0/1 and false/true as one
 /// object).
 extension _ArchiveDecoder {
-    func unboxInteger<T: FixedWidthInteger>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+    /// The general readers below (`readInteger`, `readDouble`, `readBool`, `readString`)
+    /// handle every layout and report every error; the `unbox…` entry points in
+    /// `LeafFastPaths.swift` try the plain leaf first.
+    func readInteger<T: FixedWidthInteger>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
         let object = try self.object(in: slot, expecting: T.self, at: path())
         let result: T?
         switch object {
@@ -24,7 +27,7 @@ extension _ArchiveDecoder {
         return result
     }
 
-    func unboxDouble(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Double {
+    func readDouble(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Double {
         let object = try self.object(in: slot, expecting: Double.self, at: path())
         if state.options.checksFloats, let special = try nonConformingFloat(object, slot: slot, at: path()) { return special }
         switch object {
@@ -70,7 +73,7 @@ extension _ArchiveDecoder {
         throw corrupted(at: path(), slot: slot, "the number \(describe(object)) does not fit in Float")
     }
 
-    func unboxBool(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
+    func readBool(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
         let object = try self.object(in: slot, expecting: Bool.self, at: path())
         switch object {
         case .bool(let b): return b
@@ -81,7 +84,7 @@ extension _ArchiveDecoder {
     }
 
     /// A string: plain, or the `NS.string` of an NSString / NSMutableString object.
-    func unboxString(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
+    func readString(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
         let object = try self.object(in: slot, expecting: String.self, at: path())
         switch object {
         case .asciiString, .utf16String:

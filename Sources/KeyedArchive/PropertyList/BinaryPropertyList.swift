@@ -83,6 +83,20 @@ public struct BinaryPropertyList: Sendable {
         PropertyListError("binary property list is truncated or damaged (\(size) bytes; trailer read at offset \(max(0, size - 32))): \(detail)")
     }
 
+    /// The error for object `ref`, its message built out of line. The readers below are
+    /// inlined into every hot path of the decoder; a message interpolated in place made
+    /// each copy kilobytes of code that never runs on good input (instruction-cache misses).
+    @inline(never)
+    static func failure(_ ref: Int, _ detail: () -> String) -> PropertyListError {
+        PropertyListError("object \(ref): \(detail())")
+    }
+
+    /// ``failure(_:_:)`` for a message not about one object.
+    @inline(never)
+    static func failure(_ message: () -> String) -> PropertyListError {
+        PropertyListError(message())
+    }
+
     /// Reads an unsigned big-endian integer of `size` (≤ 8) bytes; the caller checked the range.
     @inline(__always)
     static func readBigEndian(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
@@ -92,6 +106,12 @@ public struct BinaryPropertyList: Sendable {
             return UInt64(bytes[position])
         case 2:
             return UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
+        case 3:
+            // Offsets in files of 64 KB to 16 MB.
+            return UInt64(bytes[position]) << 16 | UInt64(bytes[position + 1]) << 8 | UInt64(bytes[position + 2])
+        case 4:
+            return UInt64(bytes[position]) << 24 | UInt64(bytes[position + 1]) << 16
+                | UInt64(bytes[position + 2]) << 8 | UInt64(bytes[position + 3])
         default:
             var value: UInt64 = 0
             for i in position..<(position + size) {
@@ -131,15 +151,28 @@ public struct BinaryPropertyList: Sendable {
     /// The byte offset of object `ref`.
     @inline(__always)
     func offset(of ref: Int) throws -> Int {
-        guard ref >= 0, ref < objectCount else {
-            throw PropertyListError("object reference \(ref) is out of range (\(objectCount) objects)")
-        }
-        let position = offsetTableStart + ref * offsetSize
-        let offset = Self.readBigEndian(bytes, at: position, size: offsetSize)
-        guard offset >= 8, offset < UInt64(offsetTableStart) else {
-            throw PropertyListError("object \(ref): offset \(offset) is outside the object area")
-        }
+        guard let offset = checkedOffset(of: ref) else { throw offsetFailure(ref) }
+        return offset
+    }
+
+    /// The byte offset of object `ref`, or nil when the reference or the offset stored for
+    /// it is out of range (``offset(of:)`` says which).
+    @inline(__always)
+    func checkedOffset(of ref: Int) -> Int? {
+        guard ref >= 0, ref < objectCount else { return nil }
+        // ref < objectCount, and objectCount × offsetSize fits before the trailer (init).
+        let offset = Self.readBigEndian(bytes, at: offsetTableStart + ref * offsetSize, size: offsetSize)
+        guard offset >= 8, offset < UInt64(offsetTableStart) else { return nil }
         return Int(offset)
+    }
+
+    @inline(never)
+    private func offsetFailure(_ ref: Int) -> PropertyListError {
+        guard ref >= 0, ref < objectCount else {
+            return PropertyListError("object reference \(ref) is out of range (\(objectCount) objects)")
+        }
+        let offset = Self.readBigEndian(bytes, at: offsetTableStart + ref * offsetSize, size: offsetSize)
+        return PropertyListError("object \(ref): offset \(offset) is outside the object area")
     }
 
     /// The `index`-th reference of `list`, checked against the object count.
@@ -147,7 +180,7 @@ public struct BinaryPropertyList: Sendable {
     func ref(_ list: RefList, _ index: Int) throws -> Int {
         let value = Self.readBigEndian(bytes, at: list.start + index * refSize, size: refSize)
         guard value < UInt64(objectCount) else {
-            throw PropertyListError("reference \(value) at byte \(list.start + index * refSize) is out of range (\(objectCount) objects)")
+            throw Self.failure { "reference \(value) at byte \(list.start + index * refSize) is out of range (\(objectCount) objects)" }
         }
         return Int(value)
     }
@@ -174,7 +207,7 @@ public struct BinaryPropertyList: Sendable {
             switch marker {
             case 0x08: return .bool(false)
             case 0x09: return .bool(true)
-            default: throw PropertyListError("object \(ref): unsupported marker 0x\(String(marker, radix: 16))")
+            default: throw Self.failure(ref) { "unsupported marker 0x\(String(marker, radix: 16))" }
             }
         case 0x1:
             return try integer(at: start, ref: ref)
@@ -185,17 +218,17 @@ public struct BinaryPropertyList: Sendable {
             if info == 3, start + 9 <= end {
                 return .real(Double(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8)))
             }
-            throw PropertyListError("object \(ref): bad real (marker 0x\(String(marker, radix: 16)))")
+            throw Self.failure(ref) { "bad real (marker 0x\(String(marker, radix: 16)))" }
         case 0x3:
             guard marker == 0x33, start + 9 <= end else {
-                throw PropertyListError("object \(ref): bad date (marker 0x\(String(marker, radix: 16)))")
+                throw Self.failure(ref) { "bad date (marker 0x\(String(marker, radix: 16)))" }
             }
             return .date(Double(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8)))
         case 0x4, 0x5, 0x6:
             let (count, body) = try lengthAndBody(start: start, info: info, ref: ref)
             let unit = marker >> 4 == 0x6 ? 2 : 1
             guard count <= (end - body) / unit else {
-                throw PropertyListError("object \(ref): length \(count) runs past the object area")
+                throw Self.failure(ref) { "length \(count) runs past the object area" }
             }
             let range = body..<(body + count * unit)
             switch marker >> 4 {
@@ -208,18 +241,18 @@ public struct BinaryPropertyList: Sendable {
         case 0xA, 0xC:
             let (count, body) = try lengthAndBody(start: start, info: info, ref: ref)
             guard count <= (end - body) / refSize else {
-                throw PropertyListError("object \(ref): \(count) references run past the object area")
+                throw Self.failure(ref) { "\(count) references run past the object area" }
             }
             return .array(RefList(start: body, count: count))
         case 0xD:
             let (count, body) = try lengthAndBody(start: start, info: info, ref: ref)
             guard count <= (end - body) / refSize / 2 else {
-                throw PropertyListError("object \(ref): \(count) dictionary entries run past the object area")
+                throw Self.failure(ref) { "\(count) dictionary entries run past the object area" }
             }
             return .dictionary(keys: RefList(start: body, count: count),
                                values: RefList(start: body + count * refSize, count: count))
         default:
-            throw PropertyListError("object \(ref): unknown marker 0x\(String(marker, radix: 16))")
+            throw Self.failure(ref) { "unknown marker 0x\(String(marker, radix: 16))" }
         }
     }
 
@@ -239,12 +272,12 @@ public struct BinaryPropertyList: Sendable {
     private func uidBody(start: Int, info: Int, ref: Int) throws -> UInt64 {
         let size = info + 1
         guard start + 1 + size <= offsetTableStart else {
-            throw PropertyListError("object \(ref): UID runs past the object area")
+            throw Self.failure(ref) { "UID runs past the object area" }
         }
         if size > 8 {
             // A 9…16-byte UID is accepted when its high bytes are zero.
             for i in (start + 1)..<(start + 1 + size - 8) where bytes[i] != 0 {
-                throw PropertyListError("object \(ref): UID is larger than 64 bits")
+                throw Self.failure(ref) { "UID is larger than 64 bits" }
             }
             return Self.readBigEndian(bytes, at: start + 1 + size - 8, size: 8)
         }
@@ -260,11 +293,11 @@ public struct BinaryPropertyList: Sendable {
         let marker = bytes[start]
         let info = Int(marker & 0x0F)
         guard info <= 5 else {
-            throw PropertyListError("object \(ref): integer of 2^\(info) bytes is not supported")
+            throw Self.failure(ref) { "integer of 2^\(info) bytes is not supported" }
         }
         let size = 1 << info
         guard start + 1 + size <= offsetTableStart else {
-            throw PropertyListError("object \(ref): integer of \(size) bytes is truncated (runs past the object area)")
+            throw Self.failure(ref) { "integer of \(size) bytes is truncated (runs past the object area)" }
         }
         switch size {
         case 1, 2, 4:
@@ -287,7 +320,7 @@ public struct BinaryPropertyList: Sendable {
                 let magnitude = PropertyListWideInteger.negate(high, low)
                 return Self.integerObject(isNegative: true, magnitude.high, magnitude.low)
             }
-            throw PropertyListError("object \(ref): 32-byte integer does not fit in 128 bits")
+            throw Self.failure(ref) { "32-byte integer does not fit in 128 bits" }
         }
     }
 
@@ -303,19 +336,19 @@ public struct BinaryPropertyList: Sendable {
         if info != 0x0F { return (info, start + 1) }
         let position = start + 1
         guard position < offsetTableStart, bytes[position] >> 4 == 0x1 else {
-            throw PropertyListError("object \(ref): missing length integer")
+            throw Self.failure(ref) { "missing length integer" }
         }
         let sizeExponent = Int(bytes[position] & 0x0F)
         guard sizeExponent <= 3 else {
-            throw PropertyListError("object \(ref): length integer of 2^\(sizeExponent) bytes")
+            throw Self.failure(ref) { "length integer of 2^\(sizeExponent) bytes" }
         }
         let size = 1 << sizeExponent
         guard position + 1 + size <= offsetTableStart else {
-            throw PropertyListError("object \(ref): length runs past the object area")
+            throw Self.failure(ref) { "length runs past the object area" }
         }
         let count = Self.readBigEndian(bytes, at: position + 1, size: size)
         guard count <= UInt64(offsetTableStart) else {
-            throw PropertyListError("object \(ref): length \(count) is larger than the file")
+            throw Self.failure(ref) { "length \(count) is larger than the file" }
         }
         return (Int(count), position + 1 + size)
     }
@@ -350,7 +383,7 @@ public struct BinaryPropertyList: Sendable {
             switch decoder.decode(&iterator) {
             case .scalarValue(let scalar): result.append(scalar)
             case .emptyInput: break loop
-            case .error: throw PropertyListError("object \(ref): invalid UTF-16 string")
+            case .error: throw Self.failure(ref) { "invalid UTF-16 string" }
             }
         }
         return String(result)
@@ -361,6 +394,54 @@ public struct BinaryPropertyList: Sendable {
         switch try object(ref) {
         case .asciiString(let range): return asciiString(range)
         case .utf16String(let range): return try utf16String(range, ref: ref)
+        default: return nil
+        }
+    }
+
+    // MARK: - Leaf readers for the decoder's fast paths
+
+    // Each reads one kind of leaf object and returns nil for anything else, damaged input
+    // included: the caller then reads the object with ``object(_:)``, which reports the
+    // damage. So they check what ``object(_:)`` checks, and never throw.
+
+    /// The text of object `ref` when it is a string of fewer than `limit` bytes.
+    func shortString(_ ref: Int, limit: Int) -> String? {
+        guard let start = checkedOffset(of: ref) else { return nil }
+        let marker = bytes[start]
+        let kind = marker >> 4
+        guard kind == 0x5 || kind == 0x6,
+              let (count, body) = try? lengthAndBody(start: start, info: Int(marker & 0x0F), ref: ref)
+        else { return nil }
+        let unit = kind == 0x6 ? 2 : 1
+        // count ≤ the bytes left after body, so count × unit cannot overflow.
+        guard count <= (offsetTableStart - body) / unit, count * unit < limit else { return nil }
+        let range = body..<(body + count * unit)
+        return kind == 0x5 ? asciiString(range) : try? utf16String(range, ref: ref)
+    }
+
+    /// The value of object `ref` when it is an integer of 1 to 8 bytes.
+    func smallInteger(_ ref: Int) -> Int64? {
+        guard let start = checkedOffset(of: ref) else { return nil }
+        let marker = bytes[start]
+        guard marker >> 4 == 0x1, marker & 0x0F <= 3 else { return nil }
+        let size = 1 << Int(marker & 0x0F)
+        guard start + 1 + size <= offsetTableStart else { return nil }
+        let raw = Self.readBigEndian(bytes, at: start + 1, size: size)
+        return size == 8 ? Int64(bitPattern: raw) : Int64(raw)
+    }
+
+    /// The value of object `ref` when it is an 8-byte real.
+    func double(_ ref: Int) -> Double? {
+        guard let start = checkedOffset(of: ref), bytes[start] == 0x23, start + 9 <= offsetTableStart else { return nil }
+        return Double(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8))
+    }
+
+    /// The value of object `ref` when it is a boolean.
+    func bool(_ ref: Int) -> Bool? {
+        guard let start = checkedOffset(of: ref) else { return nil }
+        switch bytes[start] {
+        case 0x08: return false
+        case 0x09: return true
         default: return nil
         }
     }

@@ -1,0 +1,89 @@
+import Foundation
+
+/// The entry points for the commonest leaves: a plain string, integer, real or boolean.
+///
+/// Each first tries a fast path: one out-of-line, non-generic function that reads the
+/// plain object and nothing else, without a coding path. The general readers
+/// (`readString`, `readInteger`…, in `ArchiveDecoderScalars.swift`) are specialized for
+/// every call site and type, dozens of kilobytes of code in all; reading the usual leaf
+/// through one small shared function keeps the decoder's hot code within the instruction
+/// cache. A fast path answers nil for anything else — UID 0 (nil), an object of another
+/// kind, a long string, damaged input, an exhausted work budget — and the general reader
+/// then reads the slot again and decides, so behaviour and errors are exactly the
+/// general reader's. Work is charged as there: one unit per value read.
+extension _ArchiveDecoder {
+    @inline(__always)
+    func unboxString(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
+        if let string = fastString(slot) { return string }
+        return try readString(from: slot, at: path())
+    }
+
+    @inline(__always)
+    func unboxInteger<T: FixedWidthInteger>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        if let value = fastInteger(slot), let result = T(exactly: value) {
+            state.remainingObjects -= 1
+            return result
+        }
+        return try readInteger(type, from: slot, at: path())
+    }
+
+    @inline(__always)
+    func unboxDouble(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Double {
+        if let value = fastDouble(slot) { return value }
+        return try readDouble(from: slot, at: path())
+    }
+
+    @inline(__always)
+    func unboxBool(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Bool {
+        if let value = fastBool(slot) { return value }
+        return try readBool(from: slot, at: path())
+    }
+
+    // MARK: - Fast paths
+
+    /// The plist reference of the leaf at `slot`: its own, or its UID's object. Nil for
+    /// UID 0, a damaged UID, or no work left (the general reader throws for each).
+    @inline(__always)
+    private func leafRef(_ slot: ArchiveSlot) -> Int? {
+        guard state.remainingObjects > 0 else { return nil }
+        switch slot {
+        case .inline(let ref, _):
+            return ref
+        case .uid(let uid):
+            guard uid > 0, uid < document.objects.count else { return nil }
+            return try? plist.ref(document.objects, uid)
+        }
+    }
+
+    /// A plain string shorter than the sharing threshold (longer ones are decoded once
+    /// per object by the general reader).
+    @inline(never)
+    private func fastString(_ slot: ArchiveSlot) -> String? {
+        guard let ref = leafRef(slot), let string = plist.shortString(ref, limit: ArchiveDecodingState.sharingThreshold) else { return nil }
+        state.remainingObjects -= 1
+        return string
+    }
+
+    /// An integer object of up to 8 bytes; the caller charges once it fits its type.
+    @inline(never)
+    private func fastInteger(_ slot: ArchiveSlot) -> Int64? {
+        guard let ref = leafRef(slot) else { return nil }
+        return plist.smallInteger(ref)
+    }
+
+    /// An 8-byte real, unless reals are checked for non-conforming values.
+    @inline(never)
+    private func fastDouble(_ slot: ArchiveSlot) -> Double? {
+        guard !state.options.checksFloats, let ref = leafRef(slot), let value = plist.double(ref) else { return nil }
+        state.remainingObjects -= 1
+        return value
+    }
+
+    /// A boolean object.
+    @inline(never)
+    private func fastBool(_ slot: ArchiveSlot) -> Bool? {
+        guard let ref = leafRef(slot), let value = plist.bool(ref) else { return nil }
+        state.remainingObjects -= 1
+        return value
+    }
+}

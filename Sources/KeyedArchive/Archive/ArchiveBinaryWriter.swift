@@ -270,15 +270,7 @@ struct ArchiveBinaryWriter {
     /// A reference, `refSize` bytes big-endian (each reference is below 2^(8 × refSize)).
     @inline(__always)
     private static func putRef(_ ref: Int, size refSize: Int, into sink: inout FileSink) {
-        switch refSize {
-        case 1:
-            sink.put(UInt8(truncatingIfNeeded: ref))
-        case 2:
-            sink.put(UInt8(truncatingIfNeeded: ref >> 8))
-            sink.put(UInt8(truncatingIfNeeded: ref))
-        default:
-            BinaryPlistEncoding.putBigEndian(UInt64(ref), size: refSize, into: &sink)
-        }
+        BinaryPlistEncoding.putBigEndian(UInt64(ref), size: refSize, into: &sink)
     }
 
     // MARK: - Objects

@@ -14,6 +14,50 @@ struct OpenObject {
     var main: [UInt8] = []
     /// A dictionary's values.
     var values: [UInt8] = []
+
+    // Each change is one access to the table's array of levels (one uniqueness check).
+
+    @inline(__always)
+    mutating func reset(uid: Int32, classUID: Int32) {
+        self.uid = uid
+        self.classUID = classUID
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func appendField(key: Int32, _ value: ObjectBox.Value) {
+        ObjectRecord.appendField(key: key, value, to: &main)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func appendDataField(key: Int32, _ bytes: UnsafeRawBufferPointer) {
+        ObjectRecord.appendDataField(key: key, bytes, to: &main)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func appendElement(_ element: Int32) {
+        ObjectRecord.appendLE32(UInt32(bitPattern: element), to: &main)
+        count += 1
+    }
+
+    /// Moves the bytes to `arena` as one record (see ObjectRecord) and returns its
+    /// address; the buffers are emptied in place (released when above `keptScratch`).
+    mutating func moveRecord(into arena: inout ChunkedBytes, keptScratch: Int) -> UInt64 {
+        let classBits = UInt64(UInt32(bitPattern: classUID))
+        let count = UInt64(count)
+        let size = ObjectRecord.varintSize(classBits) + ObjectRecord.varintSize(count) + main.count + values.count
+        let address = arena.append(size: size) { bytes in
+            ObjectRecord.appendVarint(classBits, to: &bytes)
+            ObjectRecord.appendVarint(count, to: &bytes)
+            bytes.append(contentsOf: main)
+            bytes.append(contentsOf: values)
+        }
+        if main.capacity > keptScratch { main = [] } else { main.removeAll(keepingCapacity: true) }
+        if values.capacity > keptScratch { values = [] } else { values.removeAll(keepingCapacity: true) }
+        return address
+    }
 }
 
 extension ArchiveObjectTable {
@@ -35,9 +79,7 @@ extension ArchiveObjectTable {
 
     private func pushLevel(uid: Int32, classUID: Int32) {
         if openDepth == openObjects.count { openObjects.append(OpenObject()) }
-        openObjects[openDepth].uid = uid
-        openObjects[openDepth].classUID = classUID
-        openObjects[openDepth].count = 0
+        openObjects[openDepth].reset(uid: uid, classUID: classUID)
         payloads[Int(uid)] = Self.openFlag | UInt64(openDepth)
         openDepth += 1
     }
@@ -57,27 +99,8 @@ extension ArchiveObjectTable {
 
     /// Moves a level's bytes to the arena as a record.
     private func store(level: Int) {
-        let count = openObjects[level].count
-        let classUID = UInt64(UInt32(bitPattern: openObjects[level].classUID))
-        let size = ObjectRecord.varintSize(classUID) + ObjectRecord.varintSize(UInt64(count)) + openObjects[level].main.count + openObjects[level].values.count
-        let address = arena.append(size: size) { bytes in
-            ObjectRecord.appendVarint(UInt64(UInt32(bitPattern: openObjects[level].classUID)), to: &bytes)
-            ObjectRecord.appendVarint(UInt64(count), to: &bytes)
-            bytes.append(contentsOf: openObjects[level].main)
-            bytes.append(contentsOf: openObjects[level].values)
-        }
-        payloads[Int(openObjects[level].uid)] = address
-        // No copy of the level is alive here, so the buffers are emptied in place.
-        if openObjects[level].main.capacity > Self.keptScratch {
-            openObjects[level].main = []
-        } else {
-            openObjects[level].main.removeAll(keepingCapacity: true)
-        }
-        if openObjects[level].values.capacity > Self.keptScratch {
-            openObjects[level].values = []
-        } else {
-            openObjects[level].values.removeAll(keepingCapacity: true)
-        }
+        let uid = openObjects[level].uid
+        payloads[Int(uid)] = openObjects[level].moveRecord(into: &arena, keptScratch: Self.keptScratch)
     }
 
     /// The open level of `box`'s object: the level it was opened at while it still holds

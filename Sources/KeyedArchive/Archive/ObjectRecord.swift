@@ -74,35 +74,45 @@ enum ObjectRecord {
     @inline(__always)
     @discardableResult
     static func appendField(key: Int32, _ value: ObjectBox.Value, to bytes: inout [UInt8]) -> Int {
-        let key = UInt64(UInt32(bitPattern: key)) << 3
+        let head = Self.head(key)
         switch value {
         case .uid(let u):
-            appendVarint(key | UInt64(Tag.uid.rawValue), to: &bytes)
+            appendVarint(head | UInt64(Tag.uid.rawValue), to: &bytes)
             let offset = bytes.count
             appendLE32(UInt32(bitPattern: u), to: &bytes)
             return offset
         case .integer(let i):
             if i >= 0 {
-                appendVarint(key | UInt64(Tag.integer.rawValue), to: &bytes)
+                appendVarint(head | UInt64(Tag.integer.rawValue), to: &bytes)
                 appendVarint(UInt64(i), to: &bytes)
             } else {
-                appendVarint(key | UInt64(Tag.negative.rawValue), to: &bytes)
+                appendVarint(head | UInt64(Tag.negative.rawValue), to: &bytes)
                 appendVarint(UInt64(~i), to: &bytes)
             }
         case .real(let d):
-            appendVarint(key | UInt64(Tag.real.rawValue), to: &bytes)
+            appendVarint(head | UInt64(Tag.real.rawValue), to: &bytes)
             appendLE64(d.bitPattern, to: &bytes)
         case .float(let f):
-            appendVarint(key | UInt64(Tag.float.rawValue), to: &bytes)
+            appendVarint(head | UInt64(Tag.float.rawValue), to: &bytes)
             appendLE32(f.bitPattern, to: &bytes)
         case .bool(let b):
-            appendVarint(key | UInt64((b ? Tag.true : Tag.false).rawValue), to: &bytes)
+            appendVarint(head | UInt64((b ? Tag.true : Tag.false).rawValue), to: &bytes)
         case .data(let d):
-            appendVarint(key | UInt64(Tag.data.rawValue), to: &bytes)
-            appendVarint(UInt64(d.count), to: &bytes)
-            bytes.append(contentsOf: d)
+            appendDataField(key: key, d, to: &bytes)
         }
         return -1
+    }
+
+    /// A field's key id, shifted past its tag.
+    @inline(__always)
+    private static func head(_ key: Int32) -> UInt64 { UInt64(UInt32(bitPattern: key)) << 3 }
+
+    /// Appends a data field.
+    @inline(__always)
+    static func appendDataField<C: Collection<UInt8>>(key: Int32, _ data: C, to bytes: inout [UInt8]) {
+        appendVarint(head(key) | UInt64(Tag.data.rawValue), to: &bytes)
+        appendVarint(UInt64(data.count), to: &bytes)
+        bytes.append(contentsOf: data)
     }
 
     // MARK: Reading

@@ -66,7 +66,8 @@ extension Date: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         if !encoder.options.writesNSDate { return try encoder.encodeDateWithStrategy(self, at: path()) }
         let made = encoder.makeObject(kind: .fields, className: .date)
-        made.box.append(key: encoder.table.keyID("NS.time"), .real(timeIntervalSinceReferenceDate))
+        let keys = encoder.table.keyCache(for: .date)
+        made.box.append(key: encoder.table.keyID("NS.time", cache: keys), .real(timeIntervalSinceReferenceDate))
         return made.uid
     }
 }
@@ -76,8 +77,9 @@ extension URL: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         let made = encoder.makeObject(kind: .fields, className: .url)
         let base: Int32 = try baseURL.map { try $0._archiveEncode(with: encoder, at: path()) } ?? 0
-        made.box.append(key: encoder.table.keyID("NS.base"), .uid(base))
-        made.box.append(key: encoder.table.keyID("NS.relative"), .uid(encoder.table.string(relativeString)))
+        let keys = encoder.table.keyCache(for: .url)
+        made.box.append(key: encoder.table.keyID("NS.base", cache: keys), .uid(base))
+        made.box.append(key: encoder.table.keyID("NS.relative", cache: keys), .uid(encoder.table.string(relativeString)))
         return made.uid
     }
 }
@@ -86,8 +88,8 @@ extension UUID: _ArchiveSpecialEncodable {
     /// NSUUID: `{NS.uuidbytes: 16 bytes}`.
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         let made = encoder.makeObject(kind: .fields, className: .uuid)
-        let bytes = withUnsafeBytes(of: uuid) { Data($0) }
-        made.box.append(key: encoder.table.keyID("NS.uuidbytes"), .data(bytes))
+        let key = encoder.table.keyID("NS.uuidbytes", cache: encoder.table.keyCache(for: .uuid))
+        withUnsafeBytes(of: uuid) { made.box.append(key: key, bytes: $0) }
         return made.uid
     }
 }
@@ -99,12 +101,13 @@ extension Decimal: _ArchiveSpecialEncodable {
         let made = encoder.makeObject(kind: .fields, className: .decimalNumber)
         let table = encoder.table
         let layout = DecimalLayout(self)
-        made.box.append(key: table.keyID("NS.exponent"), .integer(Int64(layout.exponent)))
-        made.box.append(key: table.keyID("NS.length"), .integer(Int64(layout.length)))
-        made.box.append(key: table.keyID("NS.negative"), .bool(layout.isNegative))
-        made.box.append(key: table.keyID("NS.compact"), .bool(true))
-        made.box.append(key: table.keyID("NS.mantissa.bo"), .integer(1))
-        made.box.append(key: table.keyID("NS.mantissa"), .data(layout.mantissaBytes))
+        let keys = table.keyCache(for: .decimalNumber)
+        made.box.append(key: table.keyID("NS.exponent", cache: keys), .integer(Int64(layout.exponent)))
+        made.box.append(key: table.keyID("NS.length", cache: keys), .integer(Int64(layout.length)))
+        made.box.append(key: table.keyID("NS.negative", cache: keys), .bool(layout.isNegative))
+        made.box.append(key: table.keyID("NS.compact", cache: keys), .bool(true))
+        made.box.append(key: table.keyID("NS.mantissa.bo", cache: keys), .integer(1))
+        made.box.append(key: table.keyID("NS.mantissa", cache: keys), .data(layout.mantissaBytes))
         return made.uid
     }
 }

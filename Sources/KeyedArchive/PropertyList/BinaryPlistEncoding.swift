@@ -21,12 +21,31 @@ enum BinaryPlistEncoding {
         value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
     }
 
+    /// `value`'s low `size` bytes, most significant first. References and offsets take 1
+    /// to 4 bytes in any file that fits in memory: those widths are written without a loop.
     @inline(__always)
     static func putBigEndian<S: BinaryPlistSink>(_ value: UInt64, size: Int, into sink: inout S) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            sink.put(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
+        switch size {
+        case 1:
+            sink.put(UInt8(truncatingIfNeeded: value))
+        case 2:
+            sink.put(UInt8(truncatingIfNeeded: value >> 8))
+            sink.put(UInt8(truncatingIfNeeded: value))
+        case 3:
+            sink.put(UInt8(truncatingIfNeeded: value >> 16))
+            sink.put(UInt8(truncatingIfNeeded: value >> 8))
+            sink.put(UInt8(truncatingIfNeeded: value))
+        case 4:
+            sink.put(UInt8(truncatingIfNeeded: value >> 24))
+            sink.put(UInt8(truncatingIfNeeded: value >> 16))
+            sink.put(UInt8(truncatingIfNeeded: value >> 8))
+            sink.put(UInt8(truncatingIfNeeded: value))
+        default:
+            var shift = (size - 1) * 8
+            while shift >= 0 {
+                sink.put(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+                shift -= 8
+            }
         }
     }
 

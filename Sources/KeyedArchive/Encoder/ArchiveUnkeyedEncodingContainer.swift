@@ -15,8 +15,8 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { append(encoder.nullObject()) }
     mutating func encode(_ value: Bool) throws { append(encoder.table.bool(value)) }
     mutating func encode(_ value: String) throws { append(encoder.table.string(value)) }
-    mutating func encode(_ value: Double) throws { append(try encoder.realUID(value, at: path.appending(index: count))) }
-    mutating func encode(_ value: Float) throws { append(try encoder.realUID(value, at: path.appending(index: count))) }
+    mutating func encode(_ value: Double) throws { let box = box, path = path; append(try encoder.realUID(value, at: path.appending(index: box.count))) }
+    mutating func encode(_ value: Float) throws { let box = box, path = path; append(try encoder.realUID(value, at: path.appending(index: box.count))) }
     mutating func encode(_ value: Int) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: Int8) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: Int16) throws { append(encoder.table.integer(Int64(value))) }
@@ -31,8 +31,9 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(wide value: PropertyListWideInteger) throws { append(encoder.table.wideInteger(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = count
-        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: index))))
+        // The path's closure captures copies, not `self` (see the keyed container).
+        let box = box, path = path
+        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: box.count))))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

@@ -52,10 +52,11 @@ struct OpenObject {
             ObjectRecord.appendVarint(classBits, to: &bytes)
             ObjectRecord.appendVarint(count, to: &bytes)
             bytes.append(contentsOf: main)
-            bytes.append(contentsOf: values)
+            // Only dictionaries have values.
+            if !values.isEmpty { bytes.append(contentsOf: values) }
         }
-        if main.capacity > keptScratch { main = [] } else { main.removeAll(keepingCapacity: true) }
-        if values.capacity > keptScratch { values = [] } else { values.removeAll(keepingCapacity: true) }
+        if main.capacity > keptScratch { main = [] } else if !main.isEmpty { main.removeAll(keepingCapacity: true) }
+        if values.capacity > keptScratch { values = [] } else if !values.isEmpty { values.removeAll(keepingCapacity: true) }
         return address
     }
 }
@@ -68,8 +69,8 @@ extension ArchiveObjectTable {
 
     /// A new object of `kind`, open for filling; its class is set with ``setClassUID(_:of:)``.
     func openObject(kind: ObjectBox.Kind) -> ObjectBox {
-        let uid = appendEntry(EntryKind(kind), 0)
-        pushLevel(uid: uid, classUID: 0)
+        let uid = appendEntry(EntryKind(kind), Self.openFlag | UInt64(openDepth))
+        occupyLevel(uid: uid, classUID: 0)
         return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
     }
 
@@ -77,10 +78,16 @@ extension ArchiveObjectTable {
         openObjects[openLevel(of: box)].classUID = classUID
     }
 
+    /// Opens a level for an object already in the table (its payload then names the level).
     private func pushLevel(uid: Int32, classUID: Int32) {
+        payloads[Int(uid)] = Self.openFlag | UInt64(openDepth)
+        occupyLevel(uid: uid, classUID: classUID)
+    }
+
+    @inline(__always)
+    private func occupyLevel(uid: Int32, classUID: Int32) {
         if openDepth == openObjects.count { openObjects.append(OpenObject()) }
         openObjects[openDepth].reset(uid: uid, classUID: classUID)
-        payloads[Int(uid)] = Self.openFlag | UInt64(openDepth)
         openDepth += 1
     }
 

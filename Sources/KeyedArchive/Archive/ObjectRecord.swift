@@ -151,13 +151,17 @@ enum ObjectRecord {
 
         @inline(__always)
         mutating func varint() -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
+            // Most are one byte (field heads, small counts and integers).
+            let first = byte()
+            if first < 0x80 { return UInt64(first) }
+            var value = UInt64(first & 0x7F)
+            var shift: UInt64 = 7
             while true {
                 let b = byte()
-                value |= UInt64(b & 0x7F) << shift
+                // At most 10 bytes, as `appendVarint` wrote them: `shift` stays below 64.
+                value |= UInt64(b & 0x7F) &<< shift
                 if b < 0x80 { return value }
-                shift += 7
+                shift &+= 7
             }
         }
 

@@ -3,8 +3,21 @@ import Foundation
 /// Writes the elements of an NSArray: every element is an object referenced by UID.
 struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let encoder: _ArchiveEncoder
-    let box: ObjectBox
+    // The array's ObjectBox without its table (the encoder's): the container then fits in
+    // an existential's inline buffer, so `unkeyedContainer()` allocates nothing.
+    private let uid: Int32
+    /// The open level hint (see ``ObjectBox/level``); a wrong hint is only slower.
+    private let level: Int32
     let path: CodingPathNode
+
+    init(encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode) {
+        self.encoder = encoder
+        uid = box.uid
+        level = Int32(truncatingIfNeeded: box.level)
+        self.path = path
+    }
+
+    private var box: ObjectBox { ObjectBox(table: encoder.table, uid: uid, kind: .array, level: Int(level)) }
 
     var codingPath: [any CodingKey] { path.path }
     var count: Int { box.count }

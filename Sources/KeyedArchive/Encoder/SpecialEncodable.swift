@@ -165,7 +165,7 @@ enum ArchiveSortKey: Comparable {
 /// items themselves keeps generic values from being copied on every comparison.
 func archiveSortedOrder<T: Encodable>(_ items: [T], userInfo: [CodingUserInfoKey: Any]) throws -> [Int] {
     if T.self == String.self {
-        let strings = items.map { unsafeBitCast($0, to: String.self) }
+        let strings = unsafeBitCast(items, to: [String].self)  // the same type (T is String)
         if let order = asciiSortedOrder(strings) { return order }
         return strings.indices.sorted { strings[$0] < strings[$1] }
     }
@@ -182,18 +182,21 @@ private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
     var keys: [(high: UInt64, low: UInt64, index: Int)] = []
     keys.reserveCapacity(strings.count)
     for (index, string) in strings.enumerated() {
-        var high: UInt64 = 0, low: UInt64 = 0
-        var position = 0
-        for byte in string.utf8 {
-            guard byte < 0x80 else { return nil }
-            if position < 8 {
-                high |= UInt64(byte) << (56 - 8 * position)
-            } else if position < 16 {
-                low |= UInt64(byte) << (120 - 8 * position)
+        var string = string
+        let prefix: (high: UInt64, low: UInt64)? = string.withUTF8 { bytes in
+            var high: UInt64 = 0, low: UInt64 = 0
+            for (position, byte) in bytes.enumerated() {
+                guard byte < 0x80 else { return nil }
+                if position < 8 {
+                    high |= UInt64(byte) << (56 - 8 * position)
+                } else if position < 16 {
+                    low |= UInt64(byte) << (120 - 8 * position)
+                }
             }
-            position += 1
+            return (high, low)
         }
-        keys.append((high, low, index))
+        guard let prefix else { return nil }
+        keys.append((prefix.high, prefix.low, index))
     }
     keys.sort { a, b in
         if a.high != b.high { return a.high < b.high }

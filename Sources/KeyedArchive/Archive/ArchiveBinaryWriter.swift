@@ -270,15 +270,7 @@ struct ArchiveBinaryWriter {
     /// A reference, `refSize` bytes big-endian (each reference is below 2^(8 × refSize)).
     @inline(__always)
     private static func putRef(_ ref: Int, size refSize: Int, into sink: inout FileSink) {
-        switch refSize {
-        case 1:
-            sink.put(UInt8(truncatingIfNeeded: ref))
-        case 2:
-            sink.put(UInt8(truncatingIfNeeded: ref >> 8))
-            sink.put(UInt8(truncatingIfNeeded: ref))
-        default:
-            BinaryPlistEncoding.putBigEndian(UInt64(ref), size: refSize, into: &sink)
-        }
+        BinaryPlistEncoding.putBigEndian(UInt64(ref), size: refSize, into: &sink)
     }
 
     // MARK: - Objects
@@ -477,5 +469,33 @@ struct FileSink: BinaryPlistSink {
     mutating func put(_ byte: UInt8) {
         buffer[position] = byte
         position += 1
+    }
+
+    /// As the protocol's, with the position moved once: the `size` bytes at the old
+    /// position were counted by the first pass like every other (see above).
+    @inline(__always)
+    mutating func putBigEndian(_ value: UInt64, size: Int) {
+        let at = position
+        position += size
+        switch size {
+        case 1:
+            buffer[at] = UInt8(truncatingIfNeeded: value)
+        case 2:
+            buffer[at] = UInt8(truncatingIfNeeded: value >> 8)
+            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value)
+        case 4:
+            buffer[at] = UInt8(truncatingIfNeeded: value >> 24)
+            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value >> 16)
+            buffer[at &+ 2] = UInt8(truncatingIfNeeded: value >> 8)
+            buffer[at &+ 3] = UInt8(truncatingIfNeeded: value)
+        default:
+            var index = at
+            var shift = size * 8
+            while index < position {
+                shift -= 8
+                buffer[index] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+                index &+= 1
+            }
+        }
     }
 }

@@ -14,6 +14,51 @@ struct OpenObject {
     var main: [UInt8] = []
     /// A dictionary's values.
     var values: [UInt8] = []
+
+    // Each change is one access to the table's array of levels (one uniqueness check).
+
+    @inline(__always)
+    mutating func reset(uid: Int32, classUID: Int32) {
+        self.uid = uid
+        self.classUID = classUID
+        count = 0
+    }
+
+    @inline(__always)
+    mutating func appendField(key: Int32, _ value: ObjectBox.Value) {
+        ObjectRecord.appendField(key: key, value, to: &main)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func appendDataField(key: Int32, _ bytes: UnsafeRawBufferPointer) {
+        ObjectRecord.appendDataField(key: key, bytes, to: &main)
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func appendElement(_ element: Int32) {
+        ObjectRecord.appendLE32(UInt32(bitPattern: element), to: &main)
+        count += 1
+    }
+
+    /// Moves the bytes to `arena` as one record (see ObjectRecord) and returns its
+    /// address; the buffers are emptied in place (released when above `keptScratch`).
+    mutating func moveRecord(into arena: inout ChunkedBytes, keptScratch: Int) -> UInt64 {
+        let classBits = UInt64(UInt32(bitPattern: classUID))
+        let count = UInt64(count)
+        let size = ObjectRecord.varintSize(classBits) + ObjectRecord.varintSize(count) + main.count + values.count
+        let address = arena.append(size: size) { bytes in
+            ObjectRecord.appendVarint(classBits, to: &bytes)
+            ObjectRecord.appendVarint(count, to: &bytes)
+            bytes.append(contentsOf: main)
+            // Only dictionaries have values.
+            if !values.isEmpty { bytes.append(contentsOf: values) }
+        }
+        if main.capacity > keptScratch { main = [] } else if !main.isEmpty { main.removeAll(keepingCapacity: true) }
+        if values.capacity > keptScratch { values = [] } else if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        return address
+    }
 }
 
 extension ArchiveObjectTable {
@@ -24,8 +69,8 @@ extension ArchiveObjectTable {
 
     /// A new object of `kind`, open for filling; its class is set with ``setClassUID(_:of:)``.
     func openObject(kind: ObjectBox.Kind) -> ObjectBox {
-        let uid = appendEntry(EntryKind(kind), 0)
-        pushLevel(uid: uid, classUID: 0)
+        let uid = appendEntry(EntryKind(kind), Self.openFlag | UInt64(openDepth))
+        occupyLevel(uid: uid, classUID: 0)
         return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
     }
 
@@ -33,12 +78,16 @@ extension ArchiveObjectTable {
         openObjects[openLevel(of: box)].classUID = classUID
     }
 
+    /// Opens a level for an object already in the table (its payload then names the level).
     private func pushLevel(uid: Int32, classUID: Int32) {
-        if openDepth == openObjects.count { openObjects.append(OpenObject()) }
-        openObjects[openDepth].uid = uid
-        openObjects[openDepth].classUID = classUID
-        openObjects[openDepth].count = 0
         payloads[Int(uid)] = Self.openFlag | UInt64(openDepth)
+        occupyLevel(uid: uid, classUID: classUID)
+    }
+
+    @inline(__always)
+    private func occupyLevel(uid: Int32, classUID: Int32) {
+        if openDepth == openObjects.count { openObjects.append(OpenObject()) }
+        openObjects[openDepth].reset(uid: uid, classUID: classUID)
         openDepth += 1
     }
 
@@ -57,27 +106,8 @@ extension ArchiveObjectTable {
 
     /// Moves a level's bytes to the arena as a record.
     private func store(level: Int) {
-        let count = openObjects[level].count
-        let classUID = UInt64(UInt32(bitPattern: openObjects[level].classUID))
-        let size = ObjectRecord.varintSize(classUID) + ObjectRecord.varintSize(UInt64(count)) + openObjects[level].main.count + openObjects[level].values.count
-        let address = arena.append(size: size) { bytes in
-            ObjectRecord.appendVarint(UInt64(UInt32(bitPattern: openObjects[level].classUID)), to: &bytes)
-            ObjectRecord.appendVarint(UInt64(count), to: &bytes)
-            bytes.append(contentsOf: openObjects[level].main)
-            bytes.append(contentsOf: openObjects[level].values)
-        }
-        payloads[Int(openObjects[level].uid)] = address
-        // No copy of the level is alive here, so the buffers are emptied in place.
-        if openObjects[level].main.capacity > Self.keptScratch {
-            openObjects[level].main = []
-        } else {
-            openObjects[level].main.removeAll(keepingCapacity: true)
-        }
-        if openObjects[level].values.capacity > Self.keptScratch {
-            openObjects[level].values = []
-        } else {
-            openObjects[level].values.removeAll(keepingCapacity: true)
-        }
+        let uid = openObjects[level].uid
+        payloads[Int(uid)] = openObjects[level].moveRecord(into: &arena, keptScratch: Self.keptScratch)
     }
 
     /// The open level of `box`'s object: the level it was opened at while it still holds

@@ -175,6 +175,32 @@ final class ArchiveObjectTable {
         return uid
     }
 
+    /// Class entries and field-key caches of the ``StandardClass`` slots (0: not made yet).
+    @exclusivity(unchecked) private var standardClassUIDs = [Int32](repeating: 0, count: StandardClass.slotCount)
+    @exclusivity(unchecked) private var standardKeyCaches: [KeyIDCache] = (0..<StandardClass.slotCount).map { _ in KeyIDCache() }
+
+    /// The class entry of a Foundation class the encoder writes: the same entry as
+    /// ``classUID(name:classes:)`` gives, kept per slot after the first.
+    @inline(__always)
+    func classUID(_ standard: StandardClass) -> Int32 {
+        guard let slot = standard.slot else { return classUID(name: standard.name, classes: standard.classes) }
+        let cached = standardClassUIDs[slot]
+        if cached != 0 { return cached }
+        let uid = classUID(name: standard.name, classes: standard.classes)
+        standardClassUIDs[slot] = uid
+        return uid
+    }
+
+    /// The key-id cache for the fields of a ``StandardClass``, its cursor at the first
+    /// field (see ``keyID(_:cache:)``); kept per slot, a fresh one for other classes.
+    @inline(__always)
+    func keyCache(for standard: StandardClass) -> KeyIDCache {
+        guard let slot = standard.slot else { return KeyIDCache() }
+        let cache = standardKeyCaches[slot]
+        cache.cursor = 0
+        return cache
+    }
+
     /// Class names set on the encoder (`ArchiveEncoder.setClassName`), by type.
     @exclusivity(unchecked) var classNameOverrides: [ObjectIdentifier: (name: String, classes: [String])] = [:]
 

@@ -42,8 +42,13 @@ struct ObjectBox {
     @inline(__always)
     func append(key: Int32, _ value: Value) {
         let level = table.openLevel(of: self)
-        ObjectRecord.appendField(key: key, value, to: &table.openObjects[level].main)
-        table.openObjects[level].count += 1
+        table.openObjects[level].appendField(key: key, value)
+    }
+
+    /// Appends a data field from raw bytes (`.fields` objects), with no `Data` in between.
+    func append(key: Int32, bytes: UnsafeRawBufferPointer) {
+        let level = table.openLevel(of: self)
+        table.openObjects[level].appendDataField(key: key, bytes)
     }
 
     /// Appends a field holding UID 0 and returns where its UID is, for ``setUID(_:atField:)``.
@@ -58,8 +63,7 @@ struct ObjectBox {
     @inline(__always)
     func appendElement(_ element: Int32) {
         let level = table.openLevel(of: self)
-        ObjectRecord.appendLE32(UInt32(bitPattern: element), to: &table.openObjects[level].main)
-        table.openObjects[level].count += 1
+        table.openObjects[level].appendElement(element)
     }
 
     /// Appends a key and its value (`.dictionary` objects).

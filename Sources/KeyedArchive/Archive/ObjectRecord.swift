@@ -74,35 +74,45 @@ enum ObjectRecord {
     @inline(__always)
     @discardableResult
     static func appendField(key: Int32, _ value: ObjectBox.Value, to bytes: inout [UInt8]) -> Int {
-        let key = UInt64(UInt32(bitPattern: key)) << 3
+        let head = Self.head(key)
         switch value {
         case .uid(let u):
-            appendVarint(key | UInt64(Tag.uid.rawValue), to: &bytes)
+            appendVarint(head | UInt64(Tag.uid.rawValue), to: &bytes)
             let offset = bytes.count
             appendLE32(UInt32(bitPattern: u), to: &bytes)
             return offset
         case .integer(let i):
             if i >= 0 {
-                appendVarint(key | UInt64(Tag.integer.rawValue), to: &bytes)
+                appendVarint(head | UInt64(Tag.integer.rawValue), to: &bytes)
                 appendVarint(UInt64(i), to: &bytes)
             } else {
-                appendVarint(key | UInt64(Tag.negative.rawValue), to: &bytes)
+                appendVarint(head | UInt64(Tag.negative.rawValue), to: &bytes)
                 appendVarint(UInt64(~i), to: &bytes)
             }
         case .real(let d):
-            appendVarint(key | UInt64(Tag.real.rawValue), to: &bytes)
+            appendVarint(head | UInt64(Tag.real.rawValue), to: &bytes)
             appendLE64(d.bitPattern, to: &bytes)
         case .float(let f):
-            appendVarint(key | UInt64(Tag.float.rawValue), to: &bytes)
+            appendVarint(head | UInt64(Tag.float.rawValue), to: &bytes)
             appendLE32(f.bitPattern, to: &bytes)
         case .bool(let b):
-            appendVarint(key | UInt64((b ? Tag.true : Tag.false).rawValue), to: &bytes)
+            appendVarint(head | UInt64((b ? Tag.true : Tag.false).rawValue), to: &bytes)
         case .data(let d):
-            appendVarint(key | UInt64(Tag.data.rawValue), to: &bytes)
-            appendVarint(UInt64(d.count), to: &bytes)
-            bytes.append(contentsOf: d)
+            appendDataField(key: key, d, to: &bytes)
         }
         return -1
+    }
+
+    /// A field's key id, shifted past its tag.
+    @inline(__always)
+    private static func head(_ key: Int32) -> UInt64 { UInt64(UInt32(bitPattern: key)) << 3 }
+
+    /// Appends a data field.
+    @inline(__always)
+    static func appendDataField<C: Collection<UInt8>>(key: Int32, _ data: C, to bytes: inout [UInt8]) {
+        appendVarint(head(key) | UInt64(Tag.data.rawValue), to: &bytes)
+        appendVarint(UInt64(data.count), to: &bytes)
+        bytes.append(contentsOf: data)
     }
 
     // MARK: Reading
@@ -141,13 +151,17 @@ enum ObjectRecord {
 
         @inline(__always)
         mutating func varint() -> UInt64 {
-            var value: UInt64 = 0
-            var shift: UInt64 = 0
+            // Most are one byte (field heads, small counts and integers).
+            let first = byte()
+            if first < 0x80 { return UInt64(first) }
+            var value = UInt64(first & 0x7F)
+            var shift: UInt64 = 7
             while true {
                 let b = byte()
-                value |= UInt64(b & 0x7F) << shift
+                // At most 10 bytes, as `appendVarint` wrote them: `shift` stays below 64.
+                value |= UInt64(b & 0x7F) &<< shift
                 if b < 0x80 { return value }
-                shift += 7
+                shift &+= 7
             }
         }
 

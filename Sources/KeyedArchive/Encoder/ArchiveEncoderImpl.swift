@@ -67,6 +67,7 @@ final class _ArchiveEncoder: Encoder {
         let mark = table.openMark
         defer { table.close(downTo: mark) }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
+        if T.self == UUID.self { return try unsafeBitCast(value, to: UUID.self)._archiveEncode(with: self, at: path()) }
         // A value type already seen to be neither special nor a class: skip both dynamic
         // checks (conformance lookups, the encoder's largest fixed cost per object).
         let typeKey = UInt64(UInt(bitPattern: ObjectIdentifier(T.self)))
@@ -141,12 +142,11 @@ final class _ArchiveEncoder: Encoder {
         let box = table.openObject(kind: kind)
         let classUID: Int32
         if let className {
-            classUID = table.classUID(name: className.name, classes: className.classes)
+            classUID = table.classUID(className)
         } else if kind == .fields, let valueType {
             classUID = table.classUID(for: valueType)
         } else {
-            let standard: StandardClass = kind == .array ? .array : .dictionary
-            classUID = table.classUID(name: standard.name, classes: standard.classes)
+            classUID = table.classUID(kind == .array ? .array : .dictionary)
         }
         table.setClassUID(classUID, of: box)
         return (box, box.uid)
@@ -205,15 +205,30 @@ final class _ArchiveEncoder: Encoder {
 struct StandardClass {
     let name: String
     let classes: [String]
+    /// For the classes below (written once per value of their kind): where the object
+    /// table caches their class entry and field-key ids, so that no name is hashed per object.
+    let slot: Int?
 
-    static let array = StandardClass(name: "NSArray", classes: ["NSArray", "NSObject"])
-    static let set = StandardClass(name: "NSSet", classes: ["NSSet", "NSObject"])
-    static let dictionary = StandardClass(name: "NSDictionary", classes: ["NSDictionary", "NSObject"])
-    static let date = StandardClass(name: "NSDate", classes: ["NSDate", "NSObject"])
-    static let url = StandardClass(name: "NSURL", classes: ["NSURL", "NSObject"])
-    static let uuid = StandardClass(name: "NSUUID", classes: ["NSUUID", "NSObject"])
+    init(name: String, classes: [String]) {
+        self.init(name: name, classes: classes, slot: nil)
+    }
+
+    private init(name: String, classes: [String], slot: Int?) {
+        self.name = name
+        self.classes = classes
+        self.slot = slot
+    }
+
+    /// Slots `0..<slotCount`.
+    static let slotCount = 7
+    static let array = StandardClass(name: "NSArray", classes: ["NSArray", "NSObject"], slot: 0)
+    static let set = StandardClass(name: "NSSet", classes: ["NSSet", "NSObject"], slot: 1)
+    static let dictionary = StandardClass(name: "NSDictionary", classes: ["NSDictionary", "NSObject"], slot: 2)
+    static let date = StandardClass(name: "NSDate", classes: ["NSDate", "NSObject"], slot: 3)
+    static let url = StandardClass(name: "NSURL", classes: ["NSURL", "NSObject"], slot: 4)
+    static let uuid = StandardClass(name: "NSUUID", classes: ["NSUUID", "NSObject"], slot: 5)
     static let decimalNumber = StandardClass(
-        name: "NSDecimalNumber", classes: ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"])
+        name: "NSDecimalNumber", classes: ["NSDecimalNumber", "NSNumber", "NSValue", "NSObject"], slot: 6)
 }
 
 // MARK: - Single value container

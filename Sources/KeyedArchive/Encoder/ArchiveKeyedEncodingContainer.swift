@@ -102,6 +102,9 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        // The path is built only if asked for; its closure captures a copy of the path,
+        // not `self` (which would copy the whole container for every value).
+        let path = self.path
         put(.uid(try encoder.box(value, at: path.appending(key))), forKey: key)
     }
 

@@ -3,8 +3,21 @@ import Foundation
 /// Writes the elements of an NSArray: every element is an object referenced by UID.
 struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     let encoder: _ArchiveEncoder
-    let box: ObjectBox
+    // The array's ObjectBox without its table (the encoder's): the container then fits in
+    // an existential's inline buffer, so `unkeyedContainer()` allocates nothing.
+    private let uid: Int32
+    /// The open level hint (see ``ObjectBox/level``); a wrong hint is only slower.
+    private let level: Int32
     let path: CodingPathNode
+
+    init(encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode) {
+        self.encoder = encoder
+        uid = box.uid
+        level = Int32(truncatingIfNeeded: box.level)
+        self.path = path
+    }
+
+    private var box: ObjectBox { ObjectBox(table: encoder.table, uid: uid, kind: .array, level: Int(level)) }
 
     var codingPath: [any CodingKey] { path.path }
     var count: Int { box.count }
@@ -15,8 +28,8 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encodeNil() throws { append(encoder.nullObject()) }
     mutating func encode(_ value: Bool) throws { append(encoder.table.bool(value)) }
     mutating func encode(_ value: String) throws { append(encoder.table.string(value)) }
-    mutating func encode(_ value: Double) throws { append(try encoder.realUID(value, at: path.appending(index: count))) }
-    mutating func encode(_ value: Float) throws { append(try encoder.realUID(value, at: path.appending(index: count))) }
+    mutating func encode(_ value: Double) throws { let box = box, path = path; append(try encoder.realUID(value, at: path.appending(index: box.count))) }
+    mutating func encode(_ value: Float) throws { let box = box, path = path; append(try encoder.realUID(value, at: path.appending(index: box.count))) }
     mutating func encode(_ value: Int) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: Int8) throws { append(encoder.table.integer(Int64(value))) }
     mutating func encode(_ value: Int16) throws { append(encoder.table.integer(Int64(value))) }
@@ -31,8 +44,9 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(wide value: PropertyListWideInteger) throws { append(encoder.table.wideInteger(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        let index = count
-        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: index))))
+        // The path's closure captures copies, not `self` (see the keyed container).
+        let box = box, path = path
+        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: box.count))))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

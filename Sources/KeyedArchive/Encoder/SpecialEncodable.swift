@@ -66,7 +66,8 @@ extension Date: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         if !encoder.options.writesNSDate { return try encoder.encodeDateWithStrategy(self, at: path()) }
         let made = encoder.makeObject(kind: .fields, className: .date)
-        made.box.append(key: encoder.table.keyID("NS.time"), .real(timeIntervalSinceReferenceDate))
+        let keys = encoder.table.keyCache(for: .date)
+        made.box.append(key: encoder.table.keyID("NS.time", cache: keys), .real(timeIntervalSinceReferenceDate))
         return made.uid
     }
 }
@@ -76,8 +77,9 @@ extension URL: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         let made = encoder.makeObject(kind: .fields, className: .url)
         let base: Int32 = try baseURL.map { try $0._archiveEncode(with: encoder, at: path()) } ?? 0
-        made.box.append(key: encoder.table.keyID("NS.base"), .uid(base))
-        made.box.append(key: encoder.table.keyID("NS.relative"), .uid(encoder.table.string(relativeString)))
+        let keys = encoder.table.keyCache(for: .url)
+        made.box.append(key: encoder.table.keyID("NS.base", cache: keys), .uid(base))
+        made.box.append(key: encoder.table.keyID("NS.relative", cache: keys), .uid(encoder.table.string(relativeString)))
         return made.uid
     }
 }
@@ -86,8 +88,8 @@ extension UUID: _ArchiveSpecialEncodable {
     /// NSUUID: `{NS.uuidbytes: 16 bytes}`.
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         let made = encoder.makeObject(kind: .fields, className: .uuid)
-        let bytes = withUnsafeBytes(of: uuid) { Data($0) }
-        made.box.append(key: encoder.table.keyID("NS.uuidbytes"), .data(bytes))
+        let key = encoder.table.keyID("NS.uuidbytes", cache: encoder.table.keyCache(for: .uuid))
+        withUnsafeBytes(of: uuid) { made.box.append(key: key, bytes: $0) }
         return made.uid
     }
 }
@@ -99,12 +101,13 @@ extension Decimal: _ArchiveSpecialEncodable {
         let made = encoder.makeObject(kind: .fields, className: .decimalNumber)
         let table = encoder.table
         let layout = DecimalLayout(self)
-        made.box.append(key: table.keyID("NS.exponent"), .integer(Int64(layout.exponent)))
-        made.box.append(key: table.keyID("NS.length"), .integer(Int64(layout.length)))
-        made.box.append(key: table.keyID("NS.negative"), .bool(layout.isNegative))
-        made.box.append(key: table.keyID("NS.compact"), .bool(true))
-        made.box.append(key: table.keyID("NS.mantissa.bo"), .integer(1))
-        made.box.append(key: table.keyID("NS.mantissa"), .data(layout.mantissaBytes))
+        let keys = table.keyCache(for: .decimalNumber)
+        made.box.append(key: table.keyID("NS.exponent", cache: keys), .integer(Int64(layout.exponent)))
+        made.box.append(key: table.keyID("NS.length", cache: keys), .integer(Int64(layout.length)))
+        made.box.append(key: table.keyID("NS.negative", cache: keys), .bool(layout.isNegative))
+        made.box.append(key: table.keyID("NS.compact", cache: keys), .bool(true))
+        made.box.append(key: table.keyID("NS.mantissa.bo", cache: keys), .integer(1))
+        made.box.append(key: table.keyID("NS.mantissa", cache: keys), .data(layout.mantissaBytes))
         return made.uid
     }
 }
@@ -162,11 +165,45 @@ enum ArchiveSortKey: Comparable {
 /// items themselves keeps generic values from being copied on every comparison.
 func archiveSortedOrder<T: Encodable>(_ items: [T], userInfo: [CodingUserInfoKey: Any]) throws -> [Int] {
     if T.self == String.self {
-        let strings = items.map { unsafeBitCast($0, to: String.self) }
+        let strings = unsafeBitCast(items, to: [String].self)  // the same type (T is String)
+        if let order = asciiSortedOrder(strings) { return order }
         return strings.indices.sorted { strings[$0] < strings[$1] }
     }
     let keys = try items.map { try ArchiveSortKey.of($0, userInfo: userInfo) }
     return keys.indices.sorted { keys[$0] < keys[$1] }
+}
+
+/// The order `String`'s `<` gives ASCII strings, found faster: `<` orders strings by
+/// Unicode scalar, and an ASCII byte is one scalar of the same value, so their bytes decide.
+/// The first 16 bytes of each are compared as two integers (zero-padded: a string that ends
+/// first sorts first), and only strings that share them are compared as strings. Nil when
+/// a string is not all ASCII (then `<` itself sorts them).
+private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
+    var keys: [(high: UInt64, low: UInt64, index: Int)] = []
+    keys.reserveCapacity(strings.count)
+    for (index, string) in strings.enumerated() {
+        var string = string
+        let prefix: (high: UInt64, low: UInt64)? = string.withUTF8 { bytes in
+            var high: UInt64 = 0, low: UInt64 = 0
+            for (position, byte) in bytes.enumerated() {
+                guard byte < 0x80 else { return nil }
+                if position < 8 {
+                    high |= UInt64(byte) << (56 - 8 * position)
+                } else if position < 16 {
+                    low |= UInt64(byte) << (120 - 8 * position)
+                }
+            }
+            return (high, low)
+        }
+        guard let prefix else { return nil }
+        keys.append((prefix.high, prefix.low, index))
+    }
+    keys.sort { a, b in
+        if a.high != b.high { return a.high < b.high }
+        if a.low != b.low { return a.low < b.low }
+        return strings[a.index] < strings[b.index]
+    }
+    return keys.map(\.index)
 }
 
 extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Encodable {

@@ -4,6 +4,35 @@ import Foundation
 /// writer's buffer of the file's exact size.
 protocol BinaryPlistSink {
     mutating func put(_ byte: UInt8)
+    /// `value`'s low `size` bytes, most significant first (see
+    /// ``BinaryPlistEncoding/putBigEndian(_:size:into:)``).
+    mutating func putBigEndian(_ value: UInt64, size: Int)
+}
+
+extension BinaryPlistSink {
+    /// References and offsets take 1 to 4 bytes in any file that fits in memory: those
+    /// widths are written without a loop.
+    @inline(__always)
+    mutating func putBigEndian(_ value: UInt64, size: Int) {
+        switch size {
+        case 1:
+            put(UInt8(truncatingIfNeeded: value))
+        case 2:
+            put(UInt8(truncatingIfNeeded: value >> 8))
+            put(UInt8(truncatingIfNeeded: value))
+        case 4:
+            put(UInt8(truncatingIfNeeded: value >> 24))
+            put(UInt8(truncatingIfNeeded: value >> 16))
+            put(UInt8(truncatingIfNeeded: value >> 8))
+            put(UInt8(truncatingIfNeeded: value))
+        default:
+            var shift = (size - 1) * 8
+            while shift >= 0 {
+                put(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
+                shift -= 8
+            }
+        }
+    }
 }
 
 extension Array: BinaryPlistSink where Element == UInt8 {
@@ -21,13 +50,10 @@ enum BinaryPlistEncoding {
         value <= 0xFF ? 1 : value <= 0xFFFF ? 2 : value <= 0xFFFF_FFFF ? 4 : 8
     }
 
+    /// `value`'s low `size` bytes, most significant first.
     @inline(__always)
     static func putBigEndian<S: BinaryPlistSink>(_ value: UInt64, size: Int, into sink: inout S) {
-        var shift = (size - 1) * 8
-        while shift >= 0 {
-            sink.put(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
-            shift -= 8
-        }
+        sink.putBigEndian(value, size: size)
     }
 
     /// Bytes of an integer object (marker and body): narrowest width for non-negative

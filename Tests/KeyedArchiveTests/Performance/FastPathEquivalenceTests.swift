@@ -235,4 +235,24 @@ struct FastPathEquivalenceTests {
         #expect(reference.filter { table.ref(for: $0.key) != $0.value }.isEmpty)
         #expect(table.ref(for: 0xDEAD_BEEF_0000_0001) == reference[0xDEAD_BEEF_0000_0001])
     }
+
+    /// Dictionary keys and set elements that are all ASCII are ordered by their first 16
+    /// bytes as integers before `<`: the order must be exactly `<`'s.
+    @Test func asciiKeyOrderEqualsStringOrder() throws {
+        var keys = ["", "a", "ab", "ab\u{0}", "ab\u{0}x", "abc", "abcdefgh", "abcdefgh\u{0}", "abcdefghi",
+                    "abcdefghijklmnop", "abcdefghijklmnopq", "abcdefghijklmnopr", "abcdefghijklmnoq",
+                    "Z", "\u{7F}", "key-1", "key-10", "key-9", " ", "~~~~~~~~~~~~~~~~~~"]
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let length = Int.random(in: 0..<24, using: &rng)
+            keys.append(String(decoding: (0..<length).map { _ in UInt8.random(in: 0..<4, using: &rng) + 0x61 }, as: UTF8.self))
+        }
+        let unique = Array(Set(keys))
+        let order = try archiveSortedOrder(unique, userInfo: [:])
+        #expect(order.map { unique[$0] } == unique.sorted())
+        // Not all ASCII: `<` itself.
+        let mixed = unique + ["é", "e\u{301}x", "日本"]
+        let mixedOrder = try archiveSortedOrder(mixed, userInfo: [:])
+        #expect(mixedOrder.map { mixed[$0] } == mixed.sorted())
+    }
 }

@@ -31,18 +31,32 @@ enum XMLPropertyListWriter {
 
     /// Serializes `value` as a complete XML property-list document.
     static func write(_ value: PropertyListValue) -> [UInt8] {
-        var output = XMLPlistOutput()
-        output.beginDocument()
-        output.value(value, indent: 0)
-        output.endDocument()
-        return output.out
+        XMLPlistDocument.bytes(TreeDocument(value: value))
+    }
+
+    /// A ``PropertyListValue`` as a document.
+    private struct TreeDocument: XMLPlistDocumentWriter {
+        let value: PropertyListValue
+
+        func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>) {
+            output.beginDocument()
+            output.value(value, indent: 0)
+            output.endDocument()
+        }
     }
 
     /// The text used for a real.
     static func realDescription(_ value: Double) -> String {
-        var output = XMLPlistOutput(capacity: 32)
-        output.realText(value)
-        return String(decoding: output.out, as: UTF8.self)
+        String(decoding: XMLPlistDocument.bytes(RealDocument(value: value)), as: UTF8.self)
+    }
+
+    /// A real's text alone.
+    private struct RealDocument: XMLPlistDocumentWriter {
+        let value: Double
+
+        func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>) {
+            output.realText(value)
+        }
     }
 
     /// Earliest and latest writable dates: the first and last second of years
@@ -82,38 +96,89 @@ enum XMLPropertyListWriter {
     }
 }
 
-/// Streaming XML property-list output: each method appends one complete element (its
-/// indentation, tags and text) straight to the byte buffer, with no intermediate tree and no
-/// string per element. ``XMLPropertyListWriter`` drives it from a ``PropertyListValue``; the
-/// archive encoder drives it from its object table (`ArchiveObjectTable.xml()`), so both
-/// write the same bytes for the same value.
-struct XMLPlistOutput {
-    var out: [UInt8] = []
+/// Writes one XML property-list document through an ``XMLPlistOutput``: called twice,
+/// once to count the bytes and once to write them, so it must write the same bytes both
+/// times (it reads its value, never changes it).
+protocol XMLPlistDocumentWriter {
+    func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>)
+}
 
-    init(capacity: Int = 4_096) {
-        out.reserveCapacity(capacity)
+/// Runs a document writer twice (see ``XMLPlistByteSink``): counting, then into a buffer of
+/// exactly the counted size, which becomes the result without a copy.
+enum XMLPlistDocument {
+    static func bytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> [UInt8] {
+        let total = size(of: writer)
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            initialized = fill(UnsafeMutableBufferPointer(rebasing: buffer[0..<total]), with: writer)
+        }
+    }
+
+    static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
+        var data = Data(count: size(of: writer))
+        data.withUnsafeMutableBytes { raw in
+            _ = fill(raw.bindMemory(to: UInt8.self), with: writer)
+        }
+        return data
+    }
+
+    private static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer) -> Int {
+        var counter = XMLPlistOutput(XMLPlistByteCounter())
+        writer.write(into: &counter)
+        return counter.sink.count
+    }
+
+    /// Writes the document into `buffer` (its counted size); returns the bytes written.
+    private static func fill<Writer: XMLPlistDocumentWriter>(_ buffer: UnsafeMutableBufferPointer<UInt8>, with writer: Writer) -> Int {
+        var output = XMLPlistOutput(XMLPlistBufferSink(buffer))
+        writer.write(into: &output)
+        assert(output.sink.isComplete, "the XML writer's passes disagree on the document's size")
+        return output.sink.position
+    }
+}
+
+/// Streaming XML property-list output: each method appends one complete element (its
+/// indentation, tags and text) straight to its sink, with no intermediate tree and no
+/// string per element. ``XMLPropertyListWriter`` drives it from a ``PropertyListValue``;
+/// the archive encoder drives it from its object table (`ArchiveObjectTable.xml()`), so
+/// both write the same bytes for the same value.
+struct XMLPlistOutput<Sink: XMLPlistByteSink> {
+    var sink: Sink
+
+    init(_ sink: Sink) {
+        self.sink = sink
     }
 
     // MARK: Pieces
 
     @inline(__always)
     mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+        let count = text.utf8CodeUnitCount
+        let start = text.utf8Start
+        // Bounds: `count` bytes from a static string of `count` bytes.
+        sink.append(count: count) { $0.update(from: start, count: count) }
+    }
+
+    /// Appends bytes as they are.
+    @inline(__always)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        let count = bytes.count
+        guard let start = bytes.baseAddress, count > 0 else { return }
+        // Bounds: `count` bytes from a buffer of `count` bytes.
+        sink.append(count: count) { UnsafeMutableRawPointer($0).copyMemory(from: start, byteCount: count) }
     }
 
     @inline(__always)
     mutating func indent(_ count: Int) {
-        var k = 0
-        while k < count {
-            out.append(XMLByte.tab)
-            k += 1
-        }
+        guard count > 0 else { return }
+        sink.append(count: count) { $0.update(repeating: XMLByte.tab, count: count) }
     }
 
-    /// Appends the decimal digits of `value`, with no intermediate string.
+    /// Appends the decimal digits of `value` (after a `-` when `negative`).
     @inline(__always)
     mutating func decimal(_ value: UInt64, negative: Bool = false) {
-        out.appendDecimal(value, negative: negative)
+        if negative { raw("-") }
+        let digits = DecimalDigits.count(value)
+        sink.append(count: digits) { DecimalDigits.write(value, digits: digits, to: $0) }
     }
 
     @inline(__always)
@@ -122,20 +187,18 @@ struct XMLPlistOutput {
     }
 
     /// Appends `text` with `&`, `<` and `>` escaped.
+    @inline(__always)
     mutating func escaped(_ text: String) {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == XMLByte.amp || $0 == XMLByte.lt || $0 == XMLByte.gt }) else {
-            out.append(contentsOf: utf8)
-            return
-        }
-        for c in utf8 {
-            switch c {
-            case XMLByte.amp: raw("&amp;")
-            case XMLByte.lt: raw("&lt;")
-            case XMLByte.gt: raw("&gt;")
-            default: out.append(c)
-            }
-        }
+        var text = text
+        text.withUTF8 { escaped($0) }
+    }
+
+    /// Appends UTF-8 `text` with `&`, `<` and `>` escaped.
+    @inline(__always)
+    mutating func escaped(_ text: UnsafeBufferPointer<UInt8>) {
+        let growth = XMLPlistEscaping.growth(text)
+        guard growth > 0 else { return bytes(UnsafeRawBufferPointer(text)) }
+        sink.append(count: text.count + growth) { XMLPlistEscaping.write(text, to: $0) }
     }
 
     /// A real as Foundation writes it: Swift's shortest round-trip text without a trailing
@@ -147,19 +210,28 @@ struct XMLPlistOutput {
             // Whole numbers below 10^15 print as their digits (`1.0` → `1`, `-0.0` → `-0`).
             return decimal(UInt64(value.magnitude), negative: value.sign == .minus)
         }
-        let text = value.description
-        let utf8 = text.utf8
-        if utf8.count >= 2, utf8.last == XMLByte.zero, utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == XMLByte.dot {
-            out.append(contentsOf: utf8.dropLast(2))
+        let text = XMLPlistRealText(value)
+        if text.overflowed {
+            var description = value.description
+            return description.withUTF8 { realDigits(UnsafeRawBufferPointer($0)) }
+        }
+        text.withBytes { realDigits($0) }
+    }
+
+    /// A real's text without its trailing `.0`.
+    private mutating func realDigits(_ text: UnsafeRawBufferPointer) {
+        let count = text.count
+        if count >= 2, text[count - 1] == XMLByte.zero, text[count - 2] == XMLByte.dot {
+            bytes(UnsafeRawBufferPointer(rebasing: text[0..<(count - 2)]))
         } else {
-            out.append(contentsOf: utf8)
+            bytes(text)
         }
     }
 
     // MARK: Document
 
     mutating func beginDocument() {
-        out.append(contentsOf: XMLPropertyListWriter.header)
+        XMLPropertyListWriter.header.withUnsafeBytes { bytes($0) }
     }
 
     mutating func endDocument() {
@@ -168,6 +240,7 @@ struct XMLPlistOutput {
 
     // MARK: Elements (each a whole line, or lines, at `level`)
 
+    @inline(__always)
     mutating func string(_ value: String, indent level: Int) {
         indent(level)
         raw("<string>")
@@ -175,6 +248,7 @@ struct XMLPlistOutput {
         raw("</string>\n")
     }
 
+    @inline(__always)
     mutating func key(_ value: String, indent level: Int) {
         indent(level)
         raw("<key>")
@@ -182,6 +256,7 @@ struct XMLPlistOutput {
         raw("</key>\n")
     }
 
+    @inline(__always)
     mutating func integer(_ value: Int64, indent level: Int) {
         indent(level)
         raw("<integer>")
@@ -189,6 +264,7 @@ struct XMLPlistOutput {
         raw("</integer>\n")
     }
 
+    @inline(__always)
     mutating func unsignedInteger(_ value: UInt64, indent level: Int) {
         indent(level)
         raw("<integer>")
@@ -200,11 +276,13 @@ struct XMLPlistOutput {
     mutating func wideInteger(_ value: PropertyListWideInteger, indent level: Int) {
         indent(level)
         raw("<integer>")
-        out.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
         raw("</integer>\n")
     }
 
     /// XML has no 4-byte real: a `Float` is written as the `Double` it widens to.
+    @inline(__always)
     mutating func real(_ value: Double, indent level: Int) {
         indent(level)
         raw("<real>")
@@ -212,6 +290,7 @@ struct XMLPlistOutput {
         raw("</real>\n")
     }
 
+    @inline(__always)
     mutating func bool(_ value: Bool, indent level: Int) {
         indent(level)
         if value { raw("<true/>\n") } else { raw("<false/>\n") }
@@ -220,11 +299,16 @@ struct XMLPlistOutput {
     mutating func date(_ seconds: Double, indent level: Int) {
         indent(level)
         raw("<date>")
-        out.append(contentsOf: XMLPropertyListWriter.dateDescription(seconds).utf8)
+        var text = XMLPropertyListWriter.dateDescription(seconds)
+        text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
         raw("</date>\n")
     }
 
     mutating func data(_ value: Data, indent level: Int) {
+        value.withUnsafeBytes { data($0, indent: level) }
+    }
+
+    mutating func data(_ value: UnsafeRawBufferPointer, indent level: Int) {
         indent(level)
         raw("<data>\n")
         base64(value, indent: level)
@@ -233,6 +317,7 @@ struct XMLPlistOutput {
     }
 
     /// `<dict><key>CF$UID</key><integer>n</integer></dict>`, on four lines.
+    @inline(__always)
     mutating func uid(_ value: UInt64, indent level: Int) {
         indent(level)
         raw("<dict>\n")
@@ -258,13 +343,6 @@ struct XMLPlistOutput {
     mutating func close(dictionary isDictionary: Bool, indent level: Int) {
         indent(level)
         if isDictionary { raw("</dict>\n") } else { raw("</array>\n") }
-    }
-
-    /// An array of UIDs (NSArray and NSDictionary bodies in archives).
-    mutating func uidArray(_ uids: [Int32], indent level: Int) {
-        guard open(dictionary: false, count: uids.count, indent: level) else { return }
-        for value in uids { uid(UInt64(UInt32(bitPattern: value)), indent: level + 1) }
-        close(dictionary: false, indent: level)
     }
 
     // MARK: Trees
@@ -301,37 +379,53 @@ struct XMLPlistOutput {
     /// tag (at most 8 tabs), tabs count as 8 columns, and lines stop at 76 columns. Since
     /// 76 - 8 × tabs is always a multiple of 4, every full line holds whole groups of 3
     /// input bytes, so the text is encoded straight into the output, line by line.
-    mutating func base64(_ data: Data, indent level: Int) {
+    mutating func base64(_ bytes: UnsafeRawBufferPointer, indent level: Int) {
         let tabs = min(max(level, 0), 8)
         let bytesPerLine = (76 - 8 * tabs) / 4 * 3
-        let alphabet = XMLPlistBase64.alphabet
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var start = 0
-            let count = bytes.count
-            while start < count {
-                let end = min(start + bytesPerLine, count)
-                indent(tabs)
-                var k = start
-                // Whole groups: k + 2 < end keeps every read inside bytes (end <= count).
-                while k + 2 < end {
-                    let group = UInt32(bytes[k]) << 16 | UInt32(bytes[k + 1]) << 8 | UInt32(bytes[k + 2])
-                    out.append(alphabet[Int((group >> 18) & 0x3F)])
-                    out.append(alphabet[Int((group >> 12) & 0x3F)])
-                    out.append(alphabet[Int((group >> 6) & 0x3F)])
-                    out.append(alphabet[Int(group & 0x3F)])
-                    k += 3
-                }
-                // The last 1 or 2 bytes of the data (only on the last line), padded.
-                if k < end {
-                    let b1: UInt32 = k + 1 < end ? UInt32(bytes[k + 1]) : 0
-                    let group = UInt32(bytes[k]) << 16 | b1 << 8
-                    out.append(alphabet[Int((group >> 18) & 0x3F)])
-                    out.append(alphabet[Int((group >> 12) & 0x3F)])
-                    out.append(k + 1 < end ? alphabet[Int((group >> 6) & 0x3F)] : XMLByte.equals)
-                    out.append(XMLByte.equals)
-                }
-                out.append(XMLByte.lf)
-                start = end
+        var start = 0
+        let count = bytes.count
+        while start < count {
+            let end = min(start + bytesPerLine, count)
+            // The line: its tabs, 4 characters per 3 input bytes or part of them, a newline.
+            let length = tabs + (end - start + 2) / 3 * 4 + 1
+            sink.append(count: length) { line in
+                XMLPlistBase64.encodeLine(bytes, start..<end, tabs: tabs, into: line)
+            }
+            start = end
+        }
+    }
+}
+
+/// Escaping of `&`, `<` and `>` in XML text.
+enum XMLPlistEscaping {
+    /// How many bytes escaping adds to `text` (4 for each `&`, 3 for each `<` or `>`).
+    @inline(__always)
+    static func growth(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var growth = 0
+        // Branch-free, so the loop vectorizes; at most 4 per byte, far below Int.max.
+        for c in text {
+            growth &+= (c == XMLByte.amp ? 4 : 0) &+ (c == XMLByte.lt || c == XMLByte.gt ? 3 : 0)
+        }
+        return growth
+    }
+
+    /// Writes `text` escaped at `start`, `text.count + growth(text)` bytes.
+    static func write(_ text: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) {
+        var position = 0
+        // Bounds: each byte writes the bytes `growth` counted for it (1, or 5 for `&`, 4
+        // for `<` and `>`), so the writes stay in start[0..<text.count + growth(text)].
+        func put(_ piece: StaticString) {
+            start.advanced(by: position).update(from: piece.utf8Start, count: piece.utf8CodeUnitCount)
+            position += piece.utf8CodeUnitCount
+        }
+        for c in text {
+            switch c {
+            case XMLByte.amp: put("&amp;")
+            case XMLByte.lt: put("&lt;")
+            case XMLByte.gt: put("&gt;")
+            default:
+                start[position] = c
+                position += 1
             }
         }
     }

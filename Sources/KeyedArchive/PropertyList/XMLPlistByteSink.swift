@@ -50,18 +50,101 @@ struct XMLPlistBufferSink: XMLPlistByteSink {
     }
 }
 
-/// A `Double`'s shortest round-trip text, captured from `Double.write(to:)` (the text
-/// `description` gives) without making a `String`.
+/// Writes the pieces of one appended run of bytes, front to back, from the start the
+/// sink gave. Whoever appends counts the pieces first and asks the sink for exactly that
+/// many bytes, so every piece lands inside them (the bounds argument of each caller).
+struct XMLPlistPieces {
+    private let start: UnsafeMutablePointer<UInt8>
+    /// Bytes written so far.
+    private(set) var position = 0
+
+    @inline(__always)
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+    }
+
+    @inline(__always)
+    mutating func put(_ text: StaticString) {
+        let count = text.utf8CodeUnitCount
+        UnsafeMutableRawPointer(start + position).copyMemory(from: text.utf8Start, byteCount: count)
+        position += count
+    }
+
+    @inline(__always)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }  // empty
+        UnsafeMutableRawPointer(start + position).copyMemory(from: source, byteCount: bytes.count)
+        position += bytes.count
+    }
+
+    @inline(__always)
+    mutating func tabs(_ count: Int) {
+        var k = 0
+        while k < count {
+            start[position + k] = XMLByte.tab
+            k += 1
+        }
+        position += max(count, 0)
+    }
+
+    /// The `count` (= `DecimalDigits.count(value)`) digits of `value`.
+    @inline(__always)
+    mutating func digits(_ value: UInt64, count: Int) {
+        DecimalDigits.write(value, digits: count, to: start + position)
+        position += count
+    }
+
+    /// `text` escaped, `text.count + growth` bytes (`growth` from `XMLPlistEscaping.growth`).
+    @inline(__always)
+    mutating func escaped(_ text: UnsafeBufferPointer<UInt8>, growth: Int) {
+        if growth == 0 {
+            bytes(UnsafeRawBufferPointer(text))
+        } else {
+            XMLPlistEscaping.write(text, to: start + position)
+            position += text.count + growth
+        }
+    }
+}
+
+/// A real's text as Foundation writes it: Swift's shortest round-trip text (what
+/// `description` gives, captured from `Double.write(to:)` without making a `String`)
+/// without a trailing `.0`; whole numbers below 10^15 as their digits (`-0` for -0.0);
+/// `nan`, `+infinity`, `-infinity`.
 struct XMLPlistRealText: TextOutputStream {
     /// The longest text is 24 bytes (`-2.2250738585072014e-308`).
-    static let capacity = 32
+    private static let capacity = 32
     private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private(set) var count = 0
-    /// Set if the text did not fit (never, for a `Double`): use `description` instead.
-    private(set) var overflowed = false
+    private var count = 0
+    /// Set if Swift's text did not fit (never, for a `Double`): `description` is used instead.
+    private var overflowed = false
+    private let value: Double
 
     init(_ value: Double) {
+        self.value = value
+        if value.isNaN {
+            append("nan")
+            return
+        }
+        if value.isInfinite {
+            append(value < 0 ? "-infinity" : "+infinity")
+            return
+        }
+        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+            if value.sign == .minus { append("-") }
+            let magnitude = UInt64(value.magnitude)
+            let digits = DecimalDigits.count(magnitude)  // at most 15
+            let start = count
+            withUnsafeMutableBytes(of: &storage) { raw in
+                // Bounds: start <= 1 and digits <= 15, inside the 32 bytes of storage.
+                if let base = raw.baseAddress {
+                    DecimalDigits.write(magnitude, digits: digits, to: base.assumingMemoryBound(to: UInt8.self) + start)
+                }
+            }
+            count += digits
+            return
+        }
         value.write(to: &self)
+        if count >= 2, byte(count - 1) == XMLByte.zero, byte(count - 2) == XMLByte.dot { count -= 2 }
     }
 
     mutating func write(_ string: String) {
@@ -71,6 +154,10 @@ struct XMLPlistRealText: TextOutputStream {
 
     mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
         append(buffer)
+    }
+
+    private mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
@@ -86,9 +173,20 @@ struct XMLPlistRealText: TextOutputStream {
         count += bytes.count
     }
 
+    private func byte(_ index: Int) -> UInt8 {
+        withUnsafeBytes(of: storage) { $0[index] }  // index < count <= 32
+    }
+
     /// The text's bytes.
     func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
-        withUnsafeBytes(of: storage) { raw in
+        if overflowed {
+            var description = value.description
+            return description.withUTF8 { text in
+                let trimmed = text.count >= 2 && text[text.count - 1] == XMLByte.zero && text[text.count - 2] == XMLByte.dot
+                return body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[0..<(trimmed ? text.count - 2 : text.count)])))
+            }
+        }
+        return withUnsafeBytes(of: storage) { raw in
             // Bounds: count <= capacity, the storage's size.
             body(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
         }

@@ -153,79 +153,82 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     @inline(__always)
     mutating func raw(_ text: StaticString) {
         let count = text.utf8CodeUnitCount
-        let start = text.utf8Start
-        // Bounds: `count` bytes from a static string of `count` bytes.
-        sink.append(count: count) { $0.update(from: start, count: count) }
+        // Bounds: `count` bytes, the static string's.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.put(text)
+        }
     }
 
     /// Appends bytes as they are.
     @inline(__always)
     mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
-        let count = bytes.count
-        guard let start = bytes.baseAddress, count > 0 else { return }
-        // Bounds: `count` bytes from a buffer of `count` bytes.
-        sink.append(count: count) { UnsafeMutableRawPointer($0).copyMemory(from: start, byteCount: count) }
+        // Bounds: `bytes.count` bytes, the buffer's.
+        sink.append(count: bytes.count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.bytes(bytes)
+        }
     }
 
     @inline(__always)
     mutating func indent(_ count: Int) {
-        guard count > 0 else { return }
-        sink.append(count: count) { $0.update(repeating: XMLByte.tab, count: count) }
+        let count = max(count, 0)
+        // Bounds: `count` tabs.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.tabs(count)
+        }
     }
 
-    /// Appends the decimal digits of `value` (after a `-` when `negative`).
+    /// One line in one piece: `level` tabs, `open`, a text of `textCount` bytes (which
+    /// `text` writes, exactly that many) and `close`.
     @inline(__always)
-    mutating func decimal(_ value: UInt64, negative: Bool = false) {
-        if negative { raw("-") }
-        let digits = DecimalDigits.count(value)
-        sink.append(count: digits) { DecimalDigits.write(value, digits: digits, to: $0) }
+    mutating func line(_ level: Int, _ open: StaticString, _ textCount: Int, _ close: StaticString,
+                       _ text: (inout XMLPlistPieces) -> Void) {
+        let level = max(level, 0)
+        let count = level + open.utf8CodeUnitCount + textCount + close.utf8CodeUnitCount
+        // Bounds: the four pieces written below are the four counted here.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.tabs(level)
+            pieces.put(open)
+            text(&pieces)
+            pieces.put(close)
+            assert(pieces.position == count, "a line's text is not the size it was counted")
+        }
     }
 
+    /// One line that is only `level` tabs and `tag`.
     @inline(__always)
-    mutating func signed(_ value: Int64) {
-        decimal(value.magnitude, negative: value < 0)
+    mutating func line(_ level: Int, _ tag: StaticString) {
+        line(level, tag, 0, "") { _ in }
     }
 
-    /// Appends `text` with `&`, `<` and `>` escaped.
+    /// A line of escaped text (`<string>`, `<key>`).
     @inline(__always)
-    mutating func escaped(_ text: String) {
-        var text = text
-        text.withUTF8 { escaped($0) }
+    mutating func escapedLine(_ level: Int, _ open: StaticString, _ value: String, _ close: StaticString) {
+        var value = value
+        value.withUTF8 { text in
+            let growth = XMLPlistEscaping.growth(text)
+            line(level, open, text.count + growth, close) { $0.escaped(text, growth: growth) }
+        }
     }
 
-    /// Appends UTF-8 `text` with `&`, `<` and `>` escaped.
+    /// A line whose text is an integer, `-` first when `negative`.
     @inline(__always)
-    mutating func escaped(_ text: UnsafeBufferPointer<UInt8>) {
-        let growth = XMLPlistEscaping.growth(text)
-        guard growth > 0 else { return bytes(UnsafeRawBufferPointer(text)) }
-        sink.append(count: text.count + growth) { XMLPlistEscaping.write(text, to: $0) }
+    mutating func integerLine(_ level: Int, _ magnitude: UInt64, negative: Bool) {
+        let digits = DecimalDigits.count(magnitude)
+        line(level, "<integer>", digits + (negative ? 1 : 0), "</integer>\n") { pieces in
+            if negative { pieces.put("-") }
+            pieces.digits(magnitude, count: digits)
+        }
     }
 
     /// A real as Foundation writes it: Swift's shortest round-trip text without a trailing
     /// `.0`, `nan`, `+infinity`, `-infinity`.
     mutating func realText(_ value: Double) {
-        if value.isNaN { return raw("nan") }
-        if value.isInfinite { return value < 0 ? raw("-infinity") : raw("+infinity") }
-        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
-            // Whole numbers below 10^15 print as their digits (`1.0` → `1`, `-0.0` → `-0`).
-            return decimal(UInt64(value.magnitude), negative: value.sign == .minus)
-        }
         let text = XMLPlistRealText(value)
-        if text.overflowed {
-            var description = value.description
-            return description.withUTF8 { realDigits(UnsafeRawBufferPointer($0)) }
-        }
-        text.withBytes { realDigits($0) }
-    }
-
-    /// A real's text without its trailing `.0`.
-    private mutating func realDigits(_ text: UnsafeRawBufferPointer) {
-        let count = text.count
-        if count >= 2, text[count - 1] == XMLByte.zero, text[count - 2] == XMLByte.dot {
-            bytes(UnsafeRawBufferPointer(rebasing: text[0..<(count - 2)]))
-        } else {
-            bytes(text)
-        }
+        text.withBytes { bytes($0) }
     }
 
     // MARK: Document
@@ -242,66 +245,51 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
 
     @inline(__always)
     mutating func string(_ value: String, indent level: Int) {
-        indent(level)
-        raw("<string>")
-        escaped(value)
-        raw("</string>\n")
+        escapedLine(level, "<string>", value, "</string>\n")
     }
 
     @inline(__always)
     mutating func key(_ value: String, indent level: Int) {
-        indent(level)
-        raw("<key>")
-        escaped(value)
-        raw("</key>\n")
+        escapedLine(level, "<key>", value, "</key>\n")
     }
 
     @inline(__always)
     mutating func integer(_ value: Int64, indent level: Int) {
-        indent(level)
-        raw("<integer>")
-        signed(value)
-        raw("</integer>\n")
+        integerLine(level, value.magnitude, negative: value < 0)
     }
 
     @inline(__always)
     mutating func unsignedInteger(_ value: UInt64, indent level: Int) {
-        indent(level)
-        raw("<integer>")
-        decimal(value)
-        raw("</integer>\n")
+        integerLine(level, value, negative: false)
     }
 
     /// An integer beyond 64 bits, as decimal text (``PropertyListWideInteger/description``).
     mutating func wideInteger(_ value: PropertyListWideInteger, indent level: Int) {
-        indent(level)
-        raw("<integer>")
         var text = value.description
-        text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
-        raw("</integer>\n")
+        text.withUTF8 { text in
+            line(level, "<integer>", text.count, "</integer>\n") { $0.bytes(UnsafeRawBufferPointer(text)) }
+        }
     }
 
     /// XML has no 4-byte real: a `Float` is written as the `Double` it widens to.
     @inline(__always)
     mutating func real(_ value: Double, indent level: Int) {
-        indent(level)
-        raw("<real>")
-        realText(value)
-        raw("</real>\n")
+        let text = XMLPlistRealText(value)
+        text.withBytes { text in
+            line(level, "<real>", text.count, "</real>\n") { $0.bytes(text) }
+        }
     }
 
     @inline(__always)
     mutating func bool(_ value: Bool, indent level: Int) {
-        indent(level)
-        if value { raw("<true/>\n") } else { raw("<false/>\n") }
+        if value { line(level, "<true/>\n") } else { line(level, "<false/>\n") }
     }
 
     mutating func date(_ seconds: Double, indent level: Int) {
-        indent(level)
-        raw("<date>")
         var text = XMLPropertyListWriter.dateDescription(seconds)
-        text.withUTF8 { bytes(UnsafeRawBufferPointer($0)) }
-        raw("</date>\n")
+        text.withUTF8 { text in
+            line(level, "<date>", text.count, "</date>\n") { $0.bytes(UnsafeRawBufferPointer(text)) }
+        }
     }
 
     mutating func data(_ value: Data, indent level: Int) {
@@ -309,40 +297,52 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     }
 
     mutating func data(_ value: UnsafeRawBufferPointer, indent level: Int) {
-        indent(level)
-        raw("<data>\n")
+        line(level, "<data>\n")
         base64(value, indent: level)
-        indent(level)
-        raw("</data>\n")
+        line(level, "</data>\n")
     }
 
-    /// `<dict><key>CF$UID</key><integer>n</integer></dict>`, on four lines.
+    /// `<dict><key>CF$UID</key><integer>n</integer></dict>`, on four lines, in one piece.
     @inline(__always)
     mutating func uid(_ value: UInt64, indent level: Int) {
-        indent(level)
-        raw("<dict>\n")
-        indent(level + 1)
-        raw("<key>CF$UID</key>\n")
-        unsignedInteger(value, indent: level + 1)
-        indent(level)
-        raw("</dict>\n")
+        let level = max(level, 0)
+        let inner = level + 1
+        let open: StaticString = "<dict>\n", key: StaticString = "<key>CF$UID</key>\n"
+        let integer: StaticString = "<integer>", integerEnd: StaticString = "</integer>\n"
+        let close: StaticString = "</dict>\n"
+        let digits = DecimalDigits.count(value)
+        let count = level + open.utf8CodeUnitCount + inner + key.utf8CodeUnitCount + inner + integer.utf8CodeUnitCount
+            + digits + integerEnd.utf8CodeUnitCount + level + close.utf8CodeUnitCount
+        // Bounds: the eleven pieces written below are the eleven counted here.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.tabs(level)
+            pieces.put(open)
+            pieces.tabs(inner)
+            pieces.put(key)
+            pieces.tabs(inner)
+            pieces.put(integer)
+            pieces.digits(value, count: digits)
+            pieces.put(integerEnd)
+            pieces.tabs(level)
+            pieces.put(close)
+            assert(pieces.position == count, "a UID is not the size it was counted")
+        }
     }
 
     /// Opens a dictionary (`isDictionary`) or array of `count` items; an empty one is
     /// written whole (`<dict/>`, `<array/>`) and the result is false: do not close it.
     mutating func open(dictionary isDictionary: Bool, count: Int, indent level: Int) -> Bool {
-        indent(level)
         if count == 0 {
-            if isDictionary { raw("<dict/>\n") } else { raw("<array/>\n") }
+            if isDictionary { line(level, "<dict/>\n") } else { line(level, "<array/>\n") }
             return false
         }
-        if isDictionary { raw("<dict>\n") } else { raw("<array>\n") }
+        if isDictionary { line(level, "<dict>\n") } else { line(level, "<array>\n") }
         return true
     }
 
     mutating func close(dictionary isDictionary: Bool, indent level: Int) {
-        indent(level)
-        if isDictionary { raw("</dict>\n") } else { raw("</array>\n") }
+        if isDictionary { line(level, "</dict>\n") } else { line(level, "</array>\n") }
     }
 
     // MARK: Trees

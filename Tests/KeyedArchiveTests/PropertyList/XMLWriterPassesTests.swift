@@ -48,8 +48,8 @@ struct XMLWriterPassesTests {
         var state: UInt64 = 0x1234_5678
         var values: [Double] = [0, -0.0, 1, -1, 0.1, 1.5, 1e15, 1e15 + 1, 1e16, 123_456_789.125, 1e-7, 1e300, -1e-300,
                                 .pi, .ulpOfOne, .leastNonzeroMagnitude, .leastNormalMagnitude, .greatestFiniteMagnitude,
-                                -.greatestFiniteMagnitude, 9_007_199_254_740_993, .nan, .infinity, -.infinity,
-                                -2.2250738585072014e-308, 5e-324, 0.30000000000000004]
+                                -.greatestFiniteMagnitude, 9_007_199_254_740_992, .nan, .infinity, -.infinity,
+                                -2.2250738585072014e-308, Double(bitPattern: 1), 0.30000000000000004]
         for _ in 0..<5_000 {
             state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
             values.append(Double(bitPattern: state))
@@ -90,7 +90,7 @@ struct XMLWriterPassesTests {
             .string("x & y"), .integer(-5), .unsignedInteger(.max), .real(-1.25), .real(3), .float(0.1), .bool(true),
             .date(730_902_896), .data(Data()), .data(Data(repeating: 7, count: 1_000)), .uid(123_456),
             .array([]), .array([.data(Data([1, 2])), .array([.uid(0), .string("<")])]),
-            .dictionary([(key: "k&", value: .real(.nan)), (key: "", value: .dictionary([]))]),
+            XMLPropertyListTests.dict([("k&", .real(.nan)), ("", XMLPropertyListTests.dict([]))]),
         ]
         for value in values {
             let run = Self.passes(value)

@@ -168,7 +168,9 @@ struct XMLPlistRealText: TextOutputStream {
         let start = count
         withUnsafeMutableBytes(of: &storage) { raw in
             // Bounds: start + bytes.count <= capacity, the storage's 32 bytes (checked above).
-            for (offset, byte) in bytes.enumerated() { raw[start + offset] = byte }
+            if let target = raw.baseAddress, let source = bytes.baseAddress {
+                (target + start).copyMemory(from: source, byteCount: bytes.count)
+            }
         }
         count += bytes.count
     }

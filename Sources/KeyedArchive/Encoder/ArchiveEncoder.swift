@@ -117,7 +117,7 @@ open class ArchiveEncoder: @unchecked Sendable {
     private static func serialize(_ table: ArchiveObjectTable, format: OutputFormat) -> Data {
         switch format {
         case .binary: return table.binary()
-        case .xml: return Data(table.xml())
+        case .xml: return table.xml()
         }
     }
 }

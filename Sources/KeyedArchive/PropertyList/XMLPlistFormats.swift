@@ -60,6 +60,41 @@ enum XMLPlistBase64 {
 
     static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
+    /// Writes one line of base64 text at `line`: `tabs` tabs, the characters of
+    /// `bytes[range]` (the last group padded with `=` when it is short, which only the
+    /// data's last line can be), and a newline; `tabs + (range.count + 2) / 3 * 4 + 1`
+    /// bytes in all.
+    static func encodeLine(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, tabs: Int, into line: UnsafeMutablePointer<UInt8>) {
+        alphabet.withUnsafeBufferPointer { alphabet in
+            line.update(repeating: XMLByte.tab, count: tabs)
+            var out = tabs
+            var k = range.lowerBound
+            let end = range.upperBound
+            // Bounds: reads stay in bytes[range] (k + 2 < end, end <= bytes.count), every
+            // alphabet index is 6 bits (< 64), and the writes are the count given above:
+            // 4 per whole group, 4 for a last partial one, then the newline.
+            while k + 2 < end {
+                let group = UInt32(bytes[k]) << 16 | UInt32(bytes[k + 1]) << 8 | UInt32(bytes[k + 2])
+                line[out] = alphabet[Int((group >> 18) & 0x3F)]
+                line[out + 1] = alphabet[Int((group >> 12) & 0x3F)]
+                line[out + 2] = alphabet[Int((group >> 6) & 0x3F)]
+                line[out + 3] = alphabet[Int(group & 0x3F)]
+                out += 4
+                k += 3
+            }
+            if k < end {
+                let b1: UInt32 = k + 1 < end ? UInt32(bytes[k + 1]) : 0
+                let group = UInt32(bytes[k]) << 16 | b1 << 8
+                line[out] = alphabet[Int((group >> 18) & 0x3F)]
+                line[out + 1] = alphabet[Int((group >> 12) & 0x3F)]
+                line[out + 2] = k + 1 < end ? alphabet[Int((group >> 6) & 0x3F)] : XMLByte.equals
+                line[out + 3] = XMLByte.equals
+                out += 4
+            }
+            line[out] = XMLByte.lf
+        }
+    }
+
     /// Sextet value per byte, or 0xFF when the byte is not in the alphabet.
     static let decodeTable: [UInt8] = {
         var table = [UInt8](repeating: 0xFF, count: 256)

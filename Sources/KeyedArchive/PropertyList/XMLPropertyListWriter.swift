@@ -31,18 +31,32 @@ enum XMLPropertyListWriter {
 
     /// Serializes `value` as a complete XML property-list document.
     static func write(_ value: PropertyListValue) -> [UInt8] {
-        var output = XMLPlistOutput()
-        output.beginDocument()
-        output.value(value, indent: 0)
-        output.endDocument()
-        return output.out
+        XMLPlistDocument.bytes(TreeDocument(value: value))
+    }
+
+    /// A ``PropertyListValue`` as a document.
+    private struct TreeDocument: XMLPlistDocumentWriter {
+        let value: PropertyListValue
+
+        func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>) {
+            output.beginDocument()
+            output.value(value, indent: 0)
+            output.endDocument()
+        }
     }
 
     /// The text used for a real.
     static func realDescription(_ value: Double) -> String {
-        var output = XMLPlistOutput(capacity: 32)
-        output.realText(value)
-        return String(decoding: output.out, as: UTF8.self)
+        String(decoding: XMLPlistDocument.bytes(RealDocument(value: value)), as: UTF8.self)
+    }
+
+    /// A real's text alone.
+    private struct RealDocument: XMLPlistDocumentWriter {
+        let value: Double
+
+        func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>) {
+            output.realText(value)
+        }
     }
 
     /// Earliest and latest writable dates: the first and last second of years
@@ -82,84 +96,145 @@ enum XMLPropertyListWriter {
     }
 }
 
-/// Streaming XML property-list output: each method appends one complete element (its
-/// indentation, tags and text) straight to the byte buffer, with no intermediate tree and no
-/// string per element. ``XMLPropertyListWriter`` drives it from a ``PropertyListValue``; the
-/// archive encoder drives it from its object table (`ArchiveObjectTable.xml()`), so both
-/// write the same bytes for the same value.
-struct XMLPlistOutput {
-    var out: [UInt8] = []
+/// Writes one XML property-list document through an ``XMLPlistOutput``: called twice,
+/// once to count the bytes and once to write them, so it must write the same bytes both
+/// times (it reads its value, never changes it).
+protocol XMLPlistDocumentWriter {
+    func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>)
+}
 
-    init(capacity: Int = 4_096) {
-        out.reserveCapacity(capacity)
+/// Runs a document writer twice (see ``XMLPlistByteSink``): counting, then into a buffer of
+/// exactly the counted size, which becomes the result without a copy.
+enum XMLPlistDocument {
+    static func bytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> [UInt8] {
+        let total = size(of: writer)
+        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+            initialized = fill(UnsafeMutableBufferPointer(rebasing: buffer[0..<total]), with: writer)
+        }
+    }
+
+    static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
+        var data = Data(count: size(of: writer))
+        data.withUnsafeMutableBytes { raw in
+            _ = fill(raw.bindMemory(to: UInt8.self), with: writer)
+        }
+        return data
+    }
+
+    private static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer) -> Int {
+        var counter = XMLPlistOutput(XMLPlistByteCounter())
+        writer.write(into: &counter)
+        return counter.sink.count
+    }
+
+    /// Writes the document into `buffer` (its counted size); returns the bytes written.
+    private static func fill<Writer: XMLPlistDocumentWriter>(_ buffer: UnsafeMutableBufferPointer<UInt8>, with writer: Writer) -> Int {
+        var output = XMLPlistOutput(XMLPlistBufferSink(buffer))
+        writer.write(into: &output)
+        assert(output.sink.isComplete, "the XML writer's passes disagree on the document's size")
+        return output.sink.position
+    }
+}
+
+/// Streaming XML property-list output: each method appends one complete element (its
+/// indentation, tags and text) straight to its sink, with no intermediate tree and no
+/// string per element. ``XMLPropertyListWriter`` drives it from a ``PropertyListValue``;
+/// the archive encoder drives it from its object table (`ArchiveObjectTable.xml()`), so
+/// both write the same bytes for the same value.
+struct XMLPlistOutput<Sink: XMLPlistByteSink> {
+    var sink: Sink
+
+    init(_ sink: Sink) {
+        self.sink = sink
     }
 
     // MARK: Pieces
 
     @inline(__always)
     mutating func raw(_ text: StaticString) {
-        text.withUTF8Buffer { out.append(contentsOf: $0) }
+        let count = text.utf8CodeUnitCount
+        // Bounds: `count` bytes, the static string's.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.put(text)
+        }
+    }
+
+    /// Appends bytes as they are.
+    @inline(__always)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        // Bounds: `bytes.count` bytes, the buffer's.
+        sink.append(count: bytes.count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.bytes(bytes)
+        }
     }
 
     @inline(__always)
     mutating func indent(_ count: Int) {
-        var k = 0
-        while k < count {
-            out.append(XMLByte.tab)
-            k += 1
+        let count = max(count, 0)
+        // Bounds: `count` tabs.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.tabs(count)
         }
     }
 
-    /// Appends the decimal digits of `value`, with no intermediate string.
+    /// One line in one piece: `level` tabs, `open`, a text of `textCount` bytes (which
+    /// `text` writes, exactly that many) and `close`.
     @inline(__always)
-    mutating func decimal(_ value: UInt64, negative: Bool = false) {
-        out.appendDecimal(value, negative: negative)
-    }
-
-    @inline(__always)
-    mutating func signed(_ value: Int64) {
-        decimal(value.magnitude, negative: value < 0)
-    }
-
-    /// Appends `text` with `&`, `<` and `>` escaped.
-    mutating func escaped(_ text: String) {
-        let utf8 = text.utf8
-        guard utf8.contains(where: { $0 == XMLByte.amp || $0 == XMLByte.lt || $0 == XMLByte.gt }) else {
-            out.append(contentsOf: utf8)
-            return
+    mutating func line(_ level: Int, _ open: StaticString, _ textCount: Int, _ close: StaticString,
+                       _ text: (inout XMLPlistPieces) -> Void) {
+        let level = max(level, 0)
+        let count = level + open.utf8CodeUnitCount + textCount + close.utf8CodeUnitCount
+        // Bounds: the four pieces written below are the four counted here.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.tabs(level)
+            pieces.put(open)
+            text(&pieces)
+            pieces.put(close)
+            assert(pieces.position == count, "a line's text is not the size it was counted")
         }
-        for c in utf8 {
-            switch c {
-            case XMLByte.amp: raw("&amp;")
-            case XMLByte.lt: raw("&lt;")
-            case XMLByte.gt: raw("&gt;")
-            default: out.append(c)
-            }
+    }
+
+    /// One line that is only `level` tabs and `tag`.
+    @inline(__always)
+    mutating func line(_ level: Int, _ tag: StaticString) {
+        line(level, tag, 0, "") { _ in }
+    }
+
+    /// A line of escaped text (`<string>`, `<key>`).
+    @inline(__always)
+    mutating func escapedLine(_ level: Int, _ open: StaticString, _ value: String, _ close: StaticString) {
+        var value = value
+        value.withUTF8 { text in
+            let growth = XMLPlistEscaping.growth(text)
+            line(level, open, text.count + growth, close) { $0.escaped(text, growth: growth) }
+        }
+    }
+
+    /// A line whose text is an integer, `-` first when `negative`.
+    @inline(__always)
+    mutating func integerLine(_ level: Int, _ magnitude: UInt64, negative: Bool) {
+        let digits = DecimalDigits.count(magnitude)
+        line(level, "<integer>", digits + (negative ? 1 : 0), "</integer>\n") { pieces in
+            if negative { pieces.put("-") }
+            pieces.digits(magnitude, count: digits)
         }
     }
 
     /// A real as Foundation writes it: Swift's shortest round-trip text without a trailing
     /// `.0`, `nan`, `+infinity`, `-infinity`.
     mutating func realText(_ value: Double) {
-        if value.isNaN { return raw("nan") }
-        if value.isInfinite { return value < 0 ? raw("-infinity") : raw("+infinity") }
-        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
-            // Whole numbers below 10^15 print as their digits (`1.0` → `1`, `-0.0` → `-0`).
-            return decimal(UInt64(value.magnitude), negative: value.sign == .minus)
-        }
-        let text = value.description
-        let utf8 = text.utf8
-        if utf8.count >= 2, utf8.last == XMLByte.zero, utf8[utf8.index(utf8.endIndex, offsetBy: -2)] == XMLByte.dot {
-            out.append(contentsOf: utf8.dropLast(2))
-        } else {
-            out.append(contentsOf: utf8)
-        }
+        let text = XMLPlistRealText(value)
+        text.withBytes { bytes($0) }
     }
 
     // MARK: Document
 
     mutating func beginDocument() {
-        out.append(contentsOf: XMLPropertyListWriter.header)
+        XMLPropertyListWriter.header.withUnsafeBytes { bytes($0) }
     }
 
     mutating func endDocument() {
@@ -168,103 +243,106 @@ struct XMLPlistOutput {
 
     // MARK: Elements (each a whole line, or lines, at `level`)
 
+    @inline(__always)
     mutating func string(_ value: String, indent level: Int) {
-        indent(level)
-        raw("<string>")
-        escaped(value)
-        raw("</string>\n")
+        escapedLine(level, "<string>", value, "</string>\n")
     }
 
+    @inline(__always)
     mutating func key(_ value: String, indent level: Int) {
-        indent(level)
-        raw("<key>")
-        escaped(value)
-        raw("</key>\n")
+        escapedLine(level, "<key>", value, "</key>\n")
     }
 
+    @inline(__always)
     mutating func integer(_ value: Int64, indent level: Int) {
-        indent(level)
-        raw("<integer>")
-        signed(value)
-        raw("</integer>\n")
+        integerLine(level, value.magnitude, negative: value < 0)
     }
 
+    @inline(__always)
     mutating func unsignedInteger(_ value: UInt64, indent level: Int) {
-        indent(level)
-        raw("<integer>")
-        decimal(value)
-        raw("</integer>\n")
+        integerLine(level, value, negative: false)
     }
 
     /// An integer beyond 64 bits, as decimal text (``PropertyListWideInteger/description``).
     mutating func wideInteger(_ value: PropertyListWideInteger, indent level: Int) {
-        indent(level)
-        raw("<integer>")
-        out.append(contentsOf: value.description.utf8)
-        raw("</integer>\n")
+        var text = value.description
+        text.withUTF8 { text in
+            line(level, "<integer>", text.count, "</integer>\n") { $0.bytes(UnsafeRawBufferPointer(text)) }
+        }
     }
 
     /// XML has no 4-byte real: a `Float` is written as the `Double` it widens to.
+    @inline(__always)
     mutating func real(_ value: Double, indent level: Int) {
-        indent(level)
-        raw("<real>")
-        realText(value)
-        raw("</real>\n")
+        let text = XMLPlistRealText(value)
+        text.withBytes { text in
+            line(level, "<real>", text.count, "</real>\n") { $0.bytes(text) }
+        }
     }
 
+    @inline(__always)
     mutating func bool(_ value: Bool, indent level: Int) {
-        indent(level)
-        if value { raw("<true/>\n") } else { raw("<false/>\n") }
+        if value { line(level, "<true/>\n") } else { line(level, "<false/>\n") }
     }
 
     mutating func date(_ seconds: Double, indent level: Int) {
-        indent(level)
-        raw("<date>")
-        out.append(contentsOf: XMLPropertyListWriter.dateDescription(seconds).utf8)
-        raw("</date>\n")
+        var text = XMLPropertyListWriter.dateDescription(seconds)
+        text.withUTF8 { text in
+            line(level, "<date>", text.count, "</date>\n") { $0.bytes(UnsafeRawBufferPointer(text)) }
+        }
     }
 
     mutating func data(_ value: Data, indent level: Int) {
-        indent(level)
-        raw("<data>\n")
-        base64(value, indent: level)
-        indent(level)
-        raw("</data>\n")
+        value.withUnsafeBytes { data($0, indent: level) }
     }
 
-    /// `<dict><key>CF$UID</key><integer>n</integer></dict>`, on four lines.
+    mutating func data(_ value: UnsafeRawBufferPointer, indent level: Int) {
+        line(level, "<data>\n")
+        base64(value, indent: level)
+        line(level, "</data>\n")
+    }
+
+    /// `<dict><key>CF$UID</key><integer>n</integer></dict>`, on four lines, in one piece.
+    @inline(__always)
     mutating func uid(_ value: UInt64, indent level: Int) {
-        indent(level)
-        raw("<dict>\n")
-        indent(level + 1)
-        raw("<key>CF$UID</key>\n")
-        unsignedInteger(value, indent: level + 1)
-        indent(level)
-        raw("</dict>\n")
+        let level = max(level, 0)
+        let inner = level + 1
+        let open: StaticString = "<dict>\n", key: StaticString = "<key>CF$UID</key>\n"
+        let integer: StaticString = "<integer>", integerEnd: StaticString = "</integer>\n"
+        let close: StaticString = "</dict>\n"
+        let digits = DecimalDigits.count(value)
+        let count = level + open.utf8CodeUnitCount + inner + key.utf8CodeUnitCount + inner + integer.utf8CodeUnitCount
+            + digits + integerEnd.utf8CodeUnitCount + level + close.utf8CodeUnitCount
+        // Bounds: the eleven pieces written below are the eleven counted here.
+        sink.append(count: count) { start in
+            var pieces = XMLPlistPieces(start)
+            pieces.tabs(level)
+            pieces.put(open)
+            pieces.tabs(inner)
+            pieces.put(key)
+            pieces.tabs(inner)
+            pieces.put(integer)
+            pieces.digits(value, count: digits)
+            pieces.put(integerEnd)
+            pieces.tabs(level)
+            pieces.put(close)
+            assert(pieces.position == count, "a UID is not the size it was counted")
+        }
     }
 
     /// Opens a dictionary (`isDictionary`) or array of `count` items; an empty one is
     /// written whole (`<dict/>`, `<array/>`) and the result is false: do not close it.
     mutating func open(dictionary isDictionary: Bool, count: Int, indent level: Int) -> Bool {
-        indent(level)
         if count == 0 {
-            if isDictionary { raw("<dict/>\n") } else { raw("<array/>\n") }
+            if isDictionary { line(level, "<dict/>\n") } else { line(level, "<array/>\n") }
             return false
         }
-        if isDictionary { raw("<dict>\n") } else { raw("<array>\n") }
+        if isDictionary { line(level, "<dict>\n") } else { line(level, "<array>\n") }
         return true
     }
 
     mutating func close(dictionary isDictionary: Bool, indent level: Int) {
-        indent(level)
-        if isDictionary { raw("</dict>\n") } else { raw("</array>\n") }
-    }
-
-    /// An array of UIDs (NSArray and NSDictionary bodies in archives).
-    mutating func uidArray(_ uids: [Int32], indent level: Int) {
-        guard open(dictionary: false, count: uids.count, indent: level) else { return }
-        for value in uids { uid(UInt64(UInt32(bitPattern: value)), indent: level + 1) }
-        close(dictionary: false, indent: level)
+        if isDictionary { line(level, "</dict>\n") } else { line(level, "</array>\n") }
     }
 
     // MARK: Trees
@@ -301,37 +379,53 @@ struct XMLPlistOutput {
     /// tag (at most 8 tabs), tabs count as 8 columns, and lines stop at 76 columns. Since
     /// 76 - 8 × tabs is always a multiple of 4, every full line holds whole groups of 3
     /// input bytes, so the text is encoded straight into the output, line by line.
-    mutating func base64(_ data: Data, indent level: Int) {
+    mutating func base64(_ bytes: UnsafeRawBufferPointer, indent level: Int) {
         let tabs = min(max(level, 0), 8)
         let bytesPerLine = (76 - 8 * tabs) / 4 * 3
-        let alphabet = XMLPlistBase64.alphabet
-        data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
-            var start = 0
-            let count = bytes.count
-            while start < count {
-                let end = min(start + bytesPerLine, count)
-                indent(tabs)
-                var k = start
-                // Whole groups: k + 2 < end keeps every read inside bytes (end <= count).
-                while k + 2 < end {
-                    let group = UInt32(bytes[k]) << 16 | UInt32(bytes[k + 1]) << 8 | UInt32(bytes[k + 2])
-                    out.append(alphabet[Int((group >> 18) & 0x3F)])
-                    out.append(alphabet[Int((group >> 12) & 0x3F)])
-                    out.append(alphabet[Int((group >> 6) & 0x3F)])
-                    out.append(alphabet[Int(group & 0x3F)])
-                    k += 3
-                }
-                // The last 1 or 2 bytes of the data (only on the last line), padded.
-                if k < end {
-                    let b1: UInt32 = k + 1 < end ? UInt32(bytes[k + 1]) : 0
-                    let group = UInt32(bytes[k]) << 16 | b1 << 8
-                    out.append(alphabet[Int((group >> 18) & 0x3F)])
-                    out.append(alphabet[Int((group >> 12) & 0x3F)])
-                    out.append(k + 1 < end ? alphabet[Int((group >> 6) & 0x3F)] : XMLByte.equals)
-                    out.append(XMLByte.equals)
-                }
-                out.append(XMLByte.lf)
-                start = end
+        var start = 0
+        let count = bytes.count
+        while start < count {
+            let end = min(start + bytesPerLine, count)
+            // The line: its tabs, 4 characters per 3 input bytes or part of them, a newline.
+            let length = tabs + (end - start + 2) / 3 * 4 + 1
+            sink.append(count: length) { line in
+                XMLPlistBase64.encodeLine(bytes, start..<end, tabs: tabs, into: line)
+            }
+            start = end
+        }
+    }
+}
+
+/// Escaping of `&`, `<` and `>` in XML text.
+enum XMLPlistEscaping {
+    /// How many bytes escaping adds to `text` (4 for each `&`, 3 for each `<` or `>`).
+    @inline(__always)
+    static func growth(_ text: UnsafeBufferPointer<UInt8>) -> Int {
+        var growth = 0
+        // Branch-free, so the loop vectorizes; at most 4 per byte, far below Int.max.
+        for c in text {
+            growth &+= (c == XMLByte.amp ? 4 : 0) &+ (c == XMLByte.lt || c == XMLByte.gt ? 3 : 0)
+        }
+        return growth
+    }
+
+    /// Writes `text` escaped at `start`, `text.count + growth(text)` bytes.
+    static func write(_ text: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) {
+        var position = 0
+        // Bounds: each byte writes the bytes `growth` counted for it (1, or 5 for `&`, 4
+        // for `<` and `>`), so the writes stay in start[0..<text.count + growth(text)].
+        func put(_ piece: StaticString) {
+            start.advanced(by: position).update(from: piece.utf8Start, count: piece.utf8CodeUnitCount)
+            position += piece.utf8CodeUnitCount
+        }
+        for c in text {
+            switch c {
+            case XMLByte.amp: put("&amp;")
+            case XMLByte.lt: put("&lt;")
+            case XMLByte.gt: put("&gt;")
+            default:
+                start[position] = c
+                position += 1
             }
         }
     }

@@ -1,0 +1,196 @@
+/// Where ``XMLPlistOutput`` puts its bytes. The XML writers run twice over what they
+/// write: into an ``XMLPlistByteCounter`` to learn the document's exact size, then into an
+/// ``XMLPlistBufferSink`` over a buffer of that size, so the text is written once, in
+/// place, with no growing buffer and no copy.
+protocol XMLPlistByteSink {
+    /// Appends `count` bytes, all of which `fill` writes from the pointer it is given. A
+    /// sink that only counts never calls `fill`.
+    mutating func append(count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void)
+}
+
+/// The first pass: counts the bytes and writes none.
+struct XMLPlistByteCounter: XMLPlistByteSink {
+    private(set) var count = 0
+
+    @inline(__always)
+    mutating func append(count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        self.count += count
+    }
+}
+
+/// The second pass: writes into a buffer the first pass sized.
+struct XMLPlistBufferSink: XMLPlistByteSink {
+    private let start: UnsafeMutablePointer<UInt8>?
+    private let capacity: Int
+    /// Bytes written so far.
+    private(set) var position = 0
+    /// Set when a piece did not fit (the two passes disagreed): it was left out.
+    private(set) var overflowed = false
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>) {
+        start = buffer.baseAddress
+        capacity = buffer.count
+    }
+
+    /// Whether the buffer was filled exactly: every piece written, and no byte left over.
+    var isComplete: Bool { !overflowed && position == capacity }
+
+    @inline(__always)
+    mutating func append(count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {
+        // Bounds: `position <= capacity` always holds (it only grows by a `count` checked
+        // here), so `capacity &- position` is the room left, and `fill` is given exactly
+        // `count` bytes inside the buffer. A piece that does not fit is left out rather
+        // than written past the end (the first pass counted every piece, so none is).
+        guard let start, count >= 0, count <= capacity &- position else {
+            overflowed = true
+            return
+        }
+        fill(start + position)
+        position &+= count
+    }
+}
+
+/// Writes the pieces of one appended run of bytes, front to back, from the start the
+/// sink gave. Whoever appends counts the pieces first and asks the sink for exactly that
+/// many bytes, so every piece lands inside them (the bounds argument of each caller).
+struct XMLPlistPieces {
+    private let start: UnsafeMutablePointer<UInt8>
+    /// Bytes written so far.
+    private(set) var position = 0
+
+    @inline(__always)
+    init(_ start: UnsafeMutablePointer<UInt8>) {
+        self.start = start
+    }
+
+    @inline(__always)
+    mutating func put(_ text: StaticString) {
+        let count = text.utf8CodeUnitCount
+        UnsafeMutableRawPointer(start + position).copyMemory(from: text.utf8Start, byteCount: count)
+        position += count
+    }
+
+    @inline(__always)
+    mutating func bytes(_ bytes: UnsafeRawBufferPointer) {
+        guard let source = bytes.baseAddress else { return }  // empty
+        UnsafeMutableRawPointer(start + position).copyMemory(from: source, byteCount: bytes.count)
+        position += bytes.count
+    }
+
+    @inline(__always)
+    mutating func tabs(_ count: Int) {
+        var k = 0
+        while k < count {
+            start[position + k] = XMLByte.tab
+            k += 1
+        }
+        position += max(count, 0)
+    }
+
+    /// The `count` (= `DecimalDigits.count(value)`) digits of `value`.
+    @inline(__always)
+    mutating func digits(_ value: UInt64, count: Int) {
+        DecimalDigits.write(value, digits: count, to: start + position)
+        position += count
+    }
+
+    /// `text` escaped, `text.count + growth` bytes (`growth` from `XMLPlistEscaping.growth`).
+    @inline(__always)
+    mutating func escaped(_ text: UnsafeBufferPointer<UInt8>, growth: Int) {
+        if growth == 0 {
+            bytes(UnsafeRawBufferPointer(text))
+        } else {
+            XMLPlistEscaping.write(text, to: start + position)
+            position += text.count + growth
+        }
+    }
+}
+
+/// A real's text as Foundation writes it: Swift's shortest round-trip text (what
+/// `description` gives, captured from `Double.write(to:)` without making a `String`)
+/// without a trailing `.0`; whole numbers below 10^15 as their digits (`-0` for -0.0);
+/// `nan`, `+infinity`, `-infinity`.
+struct XMLPlistRealText: TextOutputStream {
+    /// The longest text is 24 bytes (`-2.2250738585072014e-308`).
+    private static let capacity = 32
+    private var storage: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+    private var count = 0
+    /// Set if Swift's text did not fit (never, for a `Double`): `description` is used instead.
+    private var overflowed = false
+    private let value: Double
+
+    init(_ value: Double) {
+        self.value = value
+        if value.isNaN {
+            append("nan")
+            return
+        }
+        if value.isInfinite {
+            append(value < 0 ? "-infinity" : "+infinity")
+            return
+        }
+        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+            if value.sign == .minus { append("-") }
+            let magnitude = UInt64(value.magnitude)
+            let digits = DecimalDigits.count(magnitude)  // at most 15
+            let start = count
+            withUnsafeMutableBytes(of: &storage) { raw in
+                // Bounds: start <= 1 and digits <= 15, inside the 32 bytes of storage.
+                if let base = raw.baseAddress {
+                    DecimalDigits.write(magnitude, digits: digits, to: base.assumingMemoryBound(to: UInt8.self) + start)
+                }
+            }
+            count += digits
+            return
+        }
+        value.write(to: &self)
+        if count >= 2, byte(count - 1) == XMLByte.zero, byte(count - 2) == XMLByte.dot { count -= 2 }
+    }
+
+    mutating func write(_ string: String) {
+        var string = string
+        string.withUTF8 { append($0) }
+    }
+
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) {
+        append(buffer)
+    }
+
+    private mutating func append(_ text: StaticString) {
+        append(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    private mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= Self.capacity - count else {
+            overflowed = true
+            return
+        }
+        let start = count
+        withUnsafeMutableBytes(of: &storage) { raw in
+            // Bounds: start + bytes.count <= capacity, the storage's 32 bytes (checked above).
+            if let target = raw.baseAddress, let source = bytes.baseAddress {
+                (target + start).copyMemory(from: source, byteCount: bytes.count)
+            }
+        }
+        count += bytes.count
+    }
+
+    private func byte(_ index: Int) -> UInt8 {
+        withUnsafeBytes(of: storage) { $0[index] }  // index < count <= 32
+    }
+
+    /// The text's bytes.
+    func withBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if overflowed {
+            var description = value.description
+            return description.withUTF8 { text in
+                let trimmed = text.count >= 2 && text[text.count - 1] == XMLByte.zero && text[text.count - 2] == XMLByte.dot
+                return body(UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[0..<(trimmed ? text.count - 2 : text.count)])))
+            }
+        }
+        return withUnsafeBytes(of: storage) { raw in
+            // Bounds: count <= capacity, the storage's size.
+            body(UnsafeRawBufferPointer(rebasing: raw[0..<count]))
+        }
+    }
+}

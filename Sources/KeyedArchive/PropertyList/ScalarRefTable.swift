@@ -2,17 +2,19 @@
 /// object references, for uniquing scalars while writing.
 ///
 /// Open addressing with linear probing over a power-of-two table kept at most three
-/// quarters full; 12 bytes a slot (the key, and the reference in 32 bits — a reference
-/// that does not fit, which would take a file of billions of objects, is kept aside).
-/// The bucket comes from a seeded SplitMix64 finalizer rather than `Hasher`, which costs
-/// several times more per lookup and dominated the writers' profiles. The seed is random
-/// per process, so keys chosen to collide (an XML archive being converted, for instance)
-/// cannot be computed in advance; the map's contents, and so every output, do not depend
-/// on it.
+/// quarters full. A slot is three consecutive 32-bit words — the reference, then the key's
+/// low and high halves — so a probe reads one place in memory (a table of a million keys
+/// is far larger than the caches, and keys and references in two arrays cost two cache
+/// misses a lookup). A reference that does not fit in 32 bits, which would take a file of
+/// billions of objects, is kept aside. The bucket comes from a seeded SplitMix64 finalizer
+/// rather than `Hasher`, which costs several times more per lookup and dominated the
+/// writers' profiles. The seed is random per process, so keys chosen to collide (an XML
+/// archive being converted, for instance) cannot be computed in advance; the map's
+/// contents, and so every output, do not depend on it.
 struct ScalarRefTable {
-    private var keys: [UInt64]
-    /// The reference per slot; `empty` marks an empty slot, `aside` one in `large`.
-    private var refs: [UInt32]
+    /// `3 * slotCount` words: slot `i` is `words[3i]` (the reference; `empty` marks an
+    /// empty slot, `aside` one in `large`), `words[3i + 1]` and `words[3i + 2]` (the key).
+    private var words: [UInt32]
     private var large: [UInt64: Int] = [:]
     private var mask: Int
     private(set) var count = 0
@@ -27,10 +29,15 @@ struct ScalarRefTable {
     init(capacity: Int = 16) {
         var size = 16
         while size / 4 * 3 < capacity { size <<= 1 }  // at most 3/4 full; size stays a power of two
-        keys = [UInt64](repeating: 0, count: size)
-        refs = [UInt32](repeating: Self.empty, count: size)
+        words = Self.emptySlots(size)
         mask = size - 1
         seed = Self.processSeed
+    }
+
+    private static func emptySlots(_ size: Int) -> [UInt32] {
+        var words = [UInt32](repeating: 0, count: size * 3)
+        for slot in 0..<size { words[slot &* 3] = empty }
+        return words
     }
 
     @inline(__always)
@@ -42,45 +49,64 @@ struct ScalarRefTable {
         return Int(truncatingIfNeeded: z) & mask
     }
 
+    /// The key stored in the slot whose first word is `words[base]`.
+    @inline(__always)
+    private func key(at base: Int) -> UInt64 {
+        UInt64(words[base &+ 1]) | UInt64(words[base &+ 2]) << 32
+    }
+
     /// The reference stored for `key`, or nil.
     @inline(__always)
     func ref(for key: UInt64) -> Int? {
         var index = slot(for: key)
         // The table is never full (at most 3/4), so the probe meets an empty slot.
+        // `index <= mask`, so `3 * index + 2 < words.count` (checked by the array too).
         while true {
-            let ref = refs[index]
+            let base = index &* 3
+            let ref = words[base]
             if ref == Self.empty { return nil }
-            if keys[index] == key { return ref == Self.aside ? large[key] : Int(ref) }
+            if self.key(at: base) == key { return ref == Self.aside ? large[key] : Int(ref) }
             index = (index &+ 1) & mask
         }
     }
 
     /// Stores `ref` (non-negative) for `key`, which the caller has just looked up and not found.
     mutating func insert(_ key: UInt64, _ ref: Int) {
-        if (count + 1) * 4 > refs.count * 3 { grow() }
-        var index = slot(for: key)
-        while refs[index] != Self.empty { index = (index &+ 1) & mask }
-        keys[index] = key
+        if (count + 1) * 4 > (mask + 1) * 3 { grow() }
+        let stored: UInt32
         if let small = UInt32(exactly: ref), small < Self.aside {
-            refs[index] = small
+            stored = small
         } else {
-            refs[index] = Self.aside
+            stored = Self.aside
             large[key] = ref
         }
+        place(key, stored)
         count += 1
     }
 
+    /// Puts `key` with its stored reference word into the first empty slot of its probe.
+    @inline(__always)
+    private mutating func place(_ key: UInt64, _ stored: UInt32) {
+        var index = slot(for: key)
+        while words[index &* 3] != Self.empty { index = (index &+ 1) & mask }
+        let base = index &* 3
+        words[base] = stored
+        words[base &+ 1] = UInt32(truncatingIfNeeded: key)
+        words[base &+ 2] = UInt32(truncatingIfNeeded: key >> 32)
+    }
+
     private mutating func grow() {
-        let oldKeys = keys, oldRefs = refs
-        let size = refs.count * 2
-        keys = [UInt64](repeating: 0, count: size)
-        refs = [UInt32](repeating: Self.empty, count: size)
+        let old = words
+        let size = (mask + 1) * 2
+        words = Self.emptySlots(size)
         mask = size - 1
-        for index in oldRefs.indices where oldRefs[index] != Self.empty {
-            var slot = slot(for: oldKeys[index])
-            while refs[slot] != Self.empty { slot = (slot &+ 1) & mask }
-            keys[slot] = oldKeys[index]
-            refs[slot] = oldRefs[index]
+        var base = 0
+        while base < old.count {
+            let stored = old[base]
+            if stored != Self.empty {
+                place(UInt64(old[base + 1]) | UInt64(old[base + 2]) << 32, stored)
+            }
+            base += 3
         }
     }
 }

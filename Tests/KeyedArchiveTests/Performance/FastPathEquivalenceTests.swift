@@ -234,6 +234,21 @@ struct FastPathEquivalenceTests {
         #expect(table.count == reference.count)
         #expect(reference.filter { table.ref(for: $0.key) != $0.value }.isEmpty)
         #expect(table.ref(for: 0xDEAD_BEEF_0000_0001) == reference[0xDEAD_BEEF_0000_0001])
+
+        // Keys that differ only in one 32-bit half, and references that do not fit the
+        // slot's 32-bit word (kept aside), including the two values reserved as markers.
+        var wide = ScalarRefTable()
+        let entries: [(UInt64, Int)] = [
+            (0xFFFF_FFFF_0000_0000, Int(UInt32.max) + 5), (0x0000_0000_FFFF_FFFF, Int(UInt32.max - 1)),
+            (0xFFFF_FFFF_FFFF_FFFF, Int(UInt32.max)), (0, 0), (1 << 32, 1), (1, Int(UInt32.max - 2)),
+        ]
+        for (key, ref) in entries {
+            #expect(wide.ref(for: key) == nil)
+            wide.insert(key, ref)
+        }
+        for filler in 2..<100 { wide.insert(UInt64(filler) << 40, filler) }  // forces growth
+        for (key, ref) in entries { #expect(wide.ref(for: key) == ref, "key \(key)") }
+        #expect(wide.ref(for: 1 << 33) == nil)
     }
 
     /// Dictionary keys and set elements that are all ASCII are ordered by their first 16

@@ -12,16 +12,17 @@
 /// archive being converted, for instance) cannot be computed in advance; the map's
 /// contents, and so every output, do not depend on it.
 struct ScalarRefTable {
-    /// `3 * slotCount` words: slot `i` is `words[3i]` (the reference; `empty` marks an
-    /// empty slot, `aside` one in `large`), `words[3i + 1]` and `words[3i + 2]` (the key).
+    /// `3 * slotCount` words: slot `i` is `words[3i]` (0 for an empty slot, `aside` for one
+    /// whose reference is in `large`, else the reference plus one), then `words[3i + 1]` and
+    /// `words[3i + 2]` (the key). An empty table is all zeros, which costs nothing to make.
     private var words: [UInt32]
     private var large: [UInt64: Int] = [:]
     private var mask: Int
     private(set) var count = 0
     private let seed: UInt64
 
-    private static let empty = UInt32.max
-    private static let aside = UInt32.max - 1
+    private static let empty: UInt32 = 0
+    private static let aside = UInt32.max
 
     /// One random seed per process.
     private static let processSeed = UInt64.random(in: .min ... .max)
@@ -29,15 +30,9 @@ struct ScalarRefTable {
     init(capacity: Int = 16) {
         var size = 16
         while size / 4 * 3 < capacity { size <<= 1 }  // at most 3/4 full; size stays a power of two
-        words = Self.emptySlots(size)
+        words = [UInt32](repeating: Self.empty, count: size * 3)
         mask = size - 1
         seed = Self.processSeed
-    }
-
-    private static func emptySlots(_ size: Int) -> [UInt32] {
-        var words = [UInt32](repeating: 0, count: size * 3)
-        for slot in 0..<size { words[slot &* 3] = empty }
-        return words
     }
 
     @inline(__always)
@@ -65,7 +60,7 @@ struct ScalarRefTable {
             let base = index &* 3
             let ref = words[base]
             if ref == Self.empty { return nil }
-            if self.key(at: base) == key { return ref == Self.aside ? large[key] : Int(ref) }
+            if self.key(at: base) == key { return ref == Self.aside ? large[key] : Int(ref) &- 1 }
             index = (index &+ 1) & mask
         }
     }
@@ -74,8 +69,8 @@ struct ScalarRefTable {
     mutating func insert(_ key: UInt64, _ ref: Int) {
         if (count + 1) * 4 > (mask + 1) * 3 { grow() }
         let stored: UInt32
-        if let small = UInt32(exactly: ref), small < Self.aside {
-            stored = small
+        if ref >= 0, ref < Int(Self.aside) &- 1 {
+            stored = UInt32(truncatingIfNeeded: ref &+ 1)  // 1 ..< aside
         } else {
             stored = Self.aside
             large[key] = ref
@@ -98,7 +93,7 @@ struct ScalarRefTable {
     private mutating func grow() {
         let old = words
         let size = (mask + 1) * 2
-        words = Self.emptySlots(size)
+        words = [UInt32](repeating: Self.empty, count: size * 3)
         mask = size - 1
         var base = 0
         while base < old.count {

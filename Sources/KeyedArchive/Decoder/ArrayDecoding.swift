@@ -17,16 +17,38 @@ extension _ArchiveArrayDecodable {
 }
 
 extension Array: _ArchiveArrayDecodable where Element: Decodable {
-    /// Capacity reserved up front at most: an archive's element count is not trusted with
-    /// more memory than this before its elements have been read (and charged).
-    private static var reserveLimit: Int { 4_096 }
-
     static func _archiveDecodeArray(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: CodingPathNode) throws -> [Element] {
         var container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: slot, path: path)
+        // Arrays of the common leaf types are read through the container's concrete
+        // `decode` (what `decode(Element.self)` ends up doing for them, through fewer
+        // generic steps and no runtime lookup of `[Element]`'s metadata). When `Element`
+        // is `String` (`Int`, `Double`), `[Element]` is `[String]` (…): the bit cast is
+        // an identity.
+        if Element.self == String.self {
+            return unsafeBitCast(try container.collect { try $0.decode(String.self) }, to: [Element].self)
+        }
+        if Element.self == Int.self {
+            return unsafeBitCast(try container.collect { try $0.decode(Int.self) }, to: [Element].self)
+        }
+        if Element.self == Double.self {
+            return unsafeBitCast(try container.collect { try $0.decode(Double.self) }, to: [Element].self)
+        }
+        return try container.collect { try $0.decode(Element.self) }
+    }
+}
+
+extension ArchiveUnkeyedDecodingContainer {
+    /// Capacity reserved up front at most: an archive's element count is not trusted with
+    /// more memory than this before its elements have been read (and charged).
+    static var reserveLimit: Int { 4_096 }
+
+    /// Every remaining element, each read by `next`.
+    @inline(__always)
+    mutating func collect<Element>(_ next: (inout Self) throws -> Element) throws -> [Element] {
         var elements: [Element] = []
-        elements.reserveCapacity(Swift.min(container.count ?? 0, reserveLimit))
-        while !container.isAtEnd {
-            elements.append(try container.decode(Element.self))
+        elements.reserveCapacity(Swift.min(count ?? 0, Self.reserveLimit))
+        while !isAtEnd {
+            elements.append(try next(&self))
         }
         return elements
     }

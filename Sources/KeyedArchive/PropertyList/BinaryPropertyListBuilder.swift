@@ -52,7 +52,19 @@ struct BinaryPropertyListBuilder {
     /// Number of objects added so far.
     var objectCount: Int { locations.count }
 
-    init(expectedObjects: Int = 0, expectedChildRefs: Int = 0) {
+    /// Whether equal integers and reals are stored once (see ``init(expectedObjects:expectedChildRefs:uniquingNumbers:)``).
+    private let uniquesNumbers: Bool
+
+    /// A builder with room for `expectedObjects` objects and `expectedChildRefs` container
+    /// children.
+    ///
+    /// `uniquingNumbers: false` stores every integer and real as an object of its own: what
+    /// a property list read from XML for decoding wants (each number there is its own
+    /// element already, so uniquing would cost a hash lookup per number and save only
+    /// bytes that are thrown away after the decode). Strings, data, dates and UIDs are
+    /// uniqued either way.
+    init(expectedObjects: Int = 0, expectedChildRefs: Int = 0, uniquingNumbers: Bool = true) {
+        uniquesNumbers = uniquingNumbers
         scalars.reserveCapacity(expectedObjects * 8)
         locations.reserveCapacity(expectedObjects)
         childRefs.reserveCapacity(expectedChildRefs)
@@ -67,6 +79,7 @@ struct BinaryPropertyListBuilder {
     }
 
     mutating func integer(_ value: Int64) -> Int {
+        guard uniquesNumbers else { return appendInteger(value) }
         let key = UInt64(bitPattern: value)
         if let ref = integerRefs.ref(for: key) { return ref }
         let ref = appendInteger(value)
@@ -84,10 +97,16 @@ struct BinaryPropertyListBuilder {
     /// An unsigned integer; values above `Int64.max` take the 16-byte form.
     mutating func unsignedInteger(_ value: UInt64) -> Int {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
+        guard uniquesNumbers else { return appendUnsignedAboveInt64(value) }
         if let ref = unsignedRefs.ref(for: value) { return ref }
+        let ref = appendUnsignedAboveInt64(value)
+        unsignedRefs.insert(value, ref)
+        return ref
+    }
+
+    private mutating func appendUnsignedAboveInt64(_ value: UInt64) -> Int {
         let ref = beginScalar()
         BinaryPlistEncoding.putUnsignedAboveInt64(value, into: &scalars)
-        unsignedRefs.insert(value, ref)
         return ref
     }
 
@@ -106,6 +125,7 @@ struct BinaryPropertyListBuilder {
     }
 
     mutating func real(_ value: Double) -> Int {
+        guard uniquesNumbers else { return appendReal(value) }
         let bits = value.bitPattern
         if let ref = realRefs.ref(for: bits) { return ref }
         let ref = appendReal(value)
@@ -358,8 +378,9 @@ struct BinaryPropertyListBuilder {
 
 /// Writes a ``PropertyListValue`` tree as a binary property list.
 enum BinaryPropertyListWriter {
-    static func write(_ value: PropertyListValue) -> [UInt8] {
-        var builder = BinaryPropertyListBuilder()
+    /// `uniquingNumbers`: see ``BinaryPropertyListBuilder/init(expectedObjects:expectedChildRefs:uniquingNumbers:)``.
+    static func write(_ value: PropertyListValue, uniquingNumbers: Bool = true) -> [UInt8] {
+        var builder = BinaryPropertyListBuilder(uniquingNumbers: uniquingNumbers)
         let top = add(value, to: &builder)
         return builder.finish(top: top)
     }

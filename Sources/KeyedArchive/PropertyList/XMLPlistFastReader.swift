@@ -80,7 +80,8 @@ struct XMLPlistFastReader {
         self.maxDepth = maxDepth
         // Room for the objects of a typical document (an object takes 20 to 70 bytes of XML),
         // so the builder's arrays rarely grow; a larger document just grows them.
-        builder = BinaryPropertyListBuilder(expectedObjects: input.count / 64, expectedChildRefs: input.count / 64)
+        builder = BinaryPropertyListBuilder(expectedObjects: input.count / 64, expectedChildRefs: input.count / 64,
+                                            uniquingNumbers: XMLPropertyListReader.uniquesNumbers)
     }
 
     /// The binary property list of `bytes`, or nil when the general parser must read it.

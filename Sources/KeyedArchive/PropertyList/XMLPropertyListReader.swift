@@ -20,6 +20,10 @@ import Foundation
 /// - Surrounding whitespace is tolerated in `<integer>`, `<real>` and `<date>` (hand
 ///   edited files often have it); the content itself is checked strictly.
 enum XMLPropertyListReader {
+    /// Whether the binary property list made by ``readBinary(_:maxDepth:)`` stores equal
+    /// numbers once: no, on both of its paths (it is read once, by a decoder, and thrown away).
+    static let uniquesNumbers = false
+
     /// Parses an XML property list.
     ///
     /// - Parameters:
@@ -35,8 +39,9 @@ enum XMLPropertyListReader {
     }
 
     /// Parses an XML property list straight into a binary property list (`bplist00`), as
-    /// `BinaryPropertyListWriter.write(read(bytes))` would write it, byte for byte, but with
-    /// no tree in between: each value is added to the binary builder as it is read.
+    /// `BinaryPropertyListWriter.write(read(bytes), uniquingNumbers: uniquesNumbers)` would
+    /// write it, byte for byte, but with no tree in between: each value is added to the binary
+    /// builder as it is read.
     /// Documents in the usual shape take ``XMLPlistFastReader``; the rest (and every error)
     /// the general parser.
     static func readBinary(_ bytes: [UInt8], maxDepth: Int = 512) throws -> [UInt8] {
@@ -91,7 +96,7 @@ struct XMLPlistTreeSink: XMLPlistSink {
 
 /// Adds every value to a binary property list as it is read: values are object references.
 struct XMLPlistBinarySink: XMLPlistSink {
-    var builder = BinaryPropertyListBuilder()
+    var builder = BinaryPropertyListBuilder(uniquingNumbers: XMLPropertyListReader.uniquesNumbers)
     mutating func key(_ text: String) -> Int { builder.string(text) }
     mutating func string(_ text: String) -> Int { builder.string(text) }
     mutating func integer(_ value: XMLPlistInteger) -> Int {

@@ -100,7 +100,8 @@ struct FastPathEquivalenceTests {
     /// and writing it, or the same error.
     static func sameConversion(_ xml: [UInt8]) -> String? {
         let viaTree: Result<[UInt8], PropertyListError> = Result {
-            BinaryPropertyListWriter.write(try XMLPropertyListReader.read(xml, maxDepth: 64))
+            BinaryPropertyListWriter.write(try XMLPropertyListReader.read(xml, maxDepth: 64),
+                                           uniquingNumbers: XMLPropertyListReader.uniquesNumbers)
         }.mapError { $0 as! PropertyListError }
         let streamed: Result<[UInt8], PropertyListError> = Result {
             try XMLPropertyListReader.readBinary(xml, maxDepth: 64)

@@ -10,7 +10,8 @@ import Testing
 struct XMLFastReaderTests {
     /// The binary property list through the tree: the general parser's meaning.
     static func viaTree(_ xml: [UInt8], maxDepth: Int = 64) throws -> [UInt8] {
-        BinaryPropertyListWriter.write(try XMLPropertyListReader.read(xml, maxDepth: maxDepth))
+        BinaryPropertyListWriter.write(try XMLPropertyListReader.read(xml, maxDepth: maxDepth),
+                                        uniquingNumbers: XMLPropertyListReader.uniquesNumbers)
     }
 
     static func document(_ body: String) -> [UInt8] {
@@ -41,6 +42,22 @@ struct XMLFastReaderTests {
             #expect(fast == tree, "\(body)")
             let binary = try XMLPropertyListReader.readBinary(xml, maxDepth: 64)
             #expect(binary == fast)
+        }
+    }
+
+    /// The binary property list read from XML keeps each number as its own object (a
+    /// decoder reads it once; uniquing would only cost time), and means the same values as
+    /// the uniqued one, on both paths.
+    @Test func numbersAreNotUniquedButReadTheSame() throws {
+        let body = "<array><integer>7</integer><integer>7</integer><real>0.5</real><real>0.5</real>"
+            + "<integer>18446744073709551615</integer><integer>18446744073709551615</integer><string>s</string><string>s</string></array>"
+        for xml in [Self.document(body), Self.document(body.replacingOccurrences(of: "<integer>7</integer>", with: "<integer> 7 </integer>"))] {
+            let tree = try XMLPropertyListReader.read(xml, maxDepth: 64)
+            let read = try BinaryPropertyList(bytes: try XMLPropertyListReader.readBinary(xml, maxDepth: 64))
+            let uniqued = try BinaryPropertyList(bytes: BinaryPropertyListWriter.write(tree))
+            #expect(try read.topValue() == tree)
+            #expect(try uniqued.topValue() == tree)
+            #expect(read.objectCount == uniqued.objectCount + 3)  // the second 7, 0.5 and UInt64.max
         }
     }
 

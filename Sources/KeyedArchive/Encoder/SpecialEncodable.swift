@@ -215,9 +215,12 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
         let made = encoder.makeObject(kind: .dictionary)
         let base = path()
         if Key.self == String.self {
-            // String keys (the common case): no generic captures in the lazy paths below.
+            // String keys (the common case): no generic captures in the lazy paths below, and
+            // keys read from a `[String]` (the same array: `Key` is `String`), so not copied
+            // through `Key`'s value witness.
+            let stringKeys = unsafeBitCast(keys, to: [String].self)
             for index in order {
-                let key = unsafeBitCast(keys[index], to: String.self)
+                let key = stringKeys[index]
                 let keyUID = encoder.table.string(key)
                 made.box.appendEntry(key: keyUID, value: encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
             }

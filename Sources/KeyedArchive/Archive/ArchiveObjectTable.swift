@@ -59,6 +59,8 @@ final class ArchiveObjectTable {
     @exclusivity(unchecked) private var unsignedUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var realUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var floatUIDs = ScalarRefTable()
+    /// What the preloads read (kept so that the reads are not optimized away; never used).
+    @exclusivity(unchecked) private var preloaded: UInt32 = 0
     /// Integers beyond 64 bits (rare): by value.
     @exclusivity(unchecked) private var wideUIDs: [PropertyListWideInteger: Int32] = [:]
     @exclusivity(unchecked) private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
@@ -139,6 +141,34 @@ final class ArchiveObjectTable {
         let uid = appendEntry(.real, value.bitPattern)
         realUIDs.insert(value.bitPattern, Int(uid))
         return uid
+    }
+
+    /// Touches the uniquing slots of a batch of numbers about to be stored with
+    /// ``real(_:)`` or ``integer(_:)``: their cache misses then overlap (a million distinct
+    /// numbers otherwise wait on memory one at a time). Changes nothing that is stored.
+    func preload(reals values: ArraySlice<Double>) {
+        var touched: UInt32 = 0
+        for value in values { touched |= realUIDs.homeWord(value.bitPattern) }
+        preloaded = touched
+    }
+
+    /// Number of distinct integers (`integers: true`) or reals stored so far.
+    func numberCount(integers: Bool) -> Int {
+        integers ? integerUIDs.count : realUIDs.count
+    }
+
+    /// Makes room in the uniquing table of integers or reals for `count` more numbers, so
+    /// that storing a large array of distinct numbers does not grow it step by step (each
+    /// step moves every number already stored, with a cache miss each).
+    func reserveNumbers(_ count: Int, integers: Bool) {
+        if integers { integerUIDs.reserve(count) } else { realUIDs.reserve(count) }
+    }
+
+    /// ``preload(reals:)`` for integers.
+    func preload(integers values: ArraySlice<Int>) {
+        var touched: UInt32 = 0
+        for value in values { touched |= integerUIDs.homeWord(UInt64(bitPattern: Int64(value))) }
+        preloaded = touched
     }
 
     func float(_ value: Float) -> Int32 {

@@ -68,6 +68,17 @@ final class _ArchiveEncoder: Encoder {
         defer { table.close(downTo: mark) }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         if T.self == UUID.self { return try unsafeBitCast(value, to: UUID.self)._archiveEncode(with: self, at: path()) }
+        if T.self == [Double].self {
+            let base = path()
+            return try boxNumbers(unsafeBitCast(value, to: [Double].self), integers: false, preload: table.preload(reals:)) { value, index in
+                try realUID(value, at: base.appending(index: index))
+            }
+        }
+        if T.self == [Int].self {
+            return boxNumbers(unsafeBitCast(value, to: [Int].self), integers: true, preload: table.preload(integers:)) { value, _ in
+                table.integer(Int64(value))
+            }
+        }
         // A value type already seen to be neither special nor a class: skip both dynamic
         // checks (conformance lookups, the encoder's largest fixed cost per object).
         let typeKey = UInt64(UInt(bitPattern: ObjectIdentifier(T.self)))
@@ -119,6 +130,31 @@ final class _ArchiveEncoder: Encoder {
         case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
             return uid
         }
+    }
+
+    /// An array of numbers, stored as `Array.encode(to:)` stores it through an unkeyed
+    /// container (an NSArray of one object per element, each from `uid`), but a batch of
+    /// elements at a time, with their uniquing slots preloaded (see
+    /// ``ArchiveObjectTable/preload(reals:)``); when the first 64 elements are mostly new
+    /// numbers, the uniquing table makes room for the rest at once. The output is the same,
+    /// byte for byte.
+    @inline(__always)
+    private func boxNumbers<N>(_ values: [N], integers: Bool, preload: (ArraySlice<N>) -> Void,
+                               _ uid: (N, Int) throws -> Int32) rethrows -> Int32 {
+        let made = makeObject(kind: .array)
+        let batch = 16
+        let storedBefore = table.numberCount(integers: integers)
+        var start = 0
+        while start < values.count {
+            let end = Swift.min(start + batch, values.count)
+            if start == 4 * batch, table.numberCount(integers: integers) - storedBefore >= 3 * batch {
+                table.reserveNumbers(values.count - start, integers: integers)
+            }
+            preload(values[start..<end])
+            for index in start..<end { made.box.appendElement(try uid(values[index], index)) }
+            start = end
+        }
+        return made.uid
     }
 
     /// The UID to store for a collection element or dictionary value: nil becomes the

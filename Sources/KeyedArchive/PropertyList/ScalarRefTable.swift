@@ -65,6 +65,14 @@ struct ScalarRefTable {
         }
     }
 
+    /// The first word of `key`'s home slot. Reading it changes nothing; a caller about to
+    /// look up many keys reads theirs first, a batch at a time, so that the cache misses of
+    /// a large table overlap instead of coming one after another.
+    @inline(__always)
+    func homeWord(_ key: UInt64) -> UInt32 {
+        words[slot(for: key) &* 3]
+    }
+
     /// Stores `ref` (non-negative) for `key`, which the caller has just looked up and not found.
     mutating func insert(_ key: UInt64, _ ref: Int) {
         if (count + 1) * 4 > (mask + 1) * 3 { grow() }
@@ -90,9 +98,17 @@ struct ScalarRefTable {
         words[base &+ 2] = UInt32(truncatingIfNeeded: key >> 32)
     }
 
-    private mutating func grow() {
+    /// Makes room for `additional` more keys without growing on the way (growing one step
+    /// at a time moves every key at each step). The table's contents do not change.
+    mutating func reserve(_ additional: Int) {
+        var size = mask + 1
+        while size / 4 * 3 < count + additional { size <<= 1 }
+        if size > mask + 1 { grow(to: size) }
+    }
+
+    private mutating func grow(to size: Int? = nil) {
         let old = words
-        let size = (mask + 1) * 2
+        let size = size ?? (mask + 1) * 2
         words = [UInt32](repeating: Self.empty, count: size * 3)
         mask = size - 1
         var base = 0

@@ -271,4 +271,69 @@ struct FastPathEquivalenceTests {
         let mixedOrder = try archiveSortedOrder(mixed, userInfo: [:])
         #expect(mixedOrder.map { mixed[$0] } == mixed.sorted())
     }
+
+    /// `[Double]` and `[Int]` are stored a batch at a time with their uniquing slots
+    /// preloaded: the same bytes as the element-by-element unkeyed container (forced here by
+    /// a wrapper that encodes its elements itself), the same strategies, the same errors.
+    @Test func numberArraysEqualElementByElement() throws {
+        struct ByElement<N: Encodable>: Encodable {
+            let values: [N]
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.unkeyedContainer()
+                for value in values { try container.encode(value) }
+            }
+        }
+        /// Two arrays in one value, stored directly or element by element (one type either
+        /// way, so one class name).
+        struct Holder<N: Encodable>: Encodable {
+            let first: [N], again: [N], byElement: Bool
+            enum CodingKeys: CodingKey { case first, again }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                if byElement {
+                    try container.encode(ByElement(values: first), forKey: .first)
+                    try container.encode(ByElement(values: again), forKey: .again)
+                } else {
+                    try container.encode(first, forKey: .first)
+                    try container.encode(again, forKey: .again)
+                }
+            }
+        }
+        func same<N: Encodable>(_ first: [N], _ again: [N], _ encoder: ArchiveEncoder) throws -> Bool {
+            try encoder.encode(Holder(first: first, again: again, byElement: false))
+                == encoder.encode(Holder(first: first, again: again, byElement: true))
+        }
+        let doubles: [Double] = (0..<100).map { Double($0 % 37) / 8 } + [-0.0, 0.0, .infinity, -.infinity, .nan, 1e300, .leastNonzeroMagnitude]
+        let ints: [Int] = (0..<100).map { ($0 % 41) * 1_000_003 } + [Int.min, Int.max, 0, -1]
+        let encoder = ArchiveEncoder()
+        for outputFormat in [ArchiveEncoder.OutputFormat.binary, .xml] {
+            encoder.outputFormat = outputFormat
+            for count in [0, 1, 15, 16, 17, doubles.count] {
+                let d = Array(doubles.prefix(count)), i = Array(ints.prefix(count))
+                #expect(try encoder.encode(d) == encoder.encode(ByElement(values: d)), "\(count) doubles")
+                #expect(try encoder.encode(i) == encoder.encode(ByElement(values: i)), "\(count) ints")
+                // Inside a value, twice (the second array's elements are all found, not added).
+                #expect(try same(d, d, encoder))
+                #expect(try same(i, i, encoder))
+            }
+        }
+        // Mostly new numbers after 64 elements: the uniquing table makes room for the rest
+        // at once (and already holds some of them, from the first array).
+        encoder.outputFormat = .binary
+        let distinctDoubles = (0..<5_000).map { Double($0) * 1.5 - 7 } + doubles
+        let distinctInts = (0..<5_000).map { $0 * 7_919 - 3 } + ints
+        #expect(try same(doubles, distinctDoubles, encoder))
+        #expect(try same(ints, distinctInts, encoder))
+        encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan")
+        #expect(try encoder.encode(doubles) == encoder.encode(ByElement(values: doubles)))
+        encoder.nonConformingFloatEncodingStrategy = .throw
+        let fast = #expect(throws: EncodingError.self) { try encoder.encode(Holder(first: [1.0], again: doubles, byElement: false)) }
+        let slow = #expect(throws: EncodingError.self) { try encoder.encode(Holder(first: [1.0], again: doubles, byElement: true)) }
+        guard case .invalidValue(_, let fastContext)? = fast, case .invalidValue(_, let slowContext)? = slow else {
+            Issue.record("expected invalidValue errors"); return
+        }
+        #expect(fastContext.codingPath.map(\.stringValue) == ["again", "Index 102"])
+        #expect(fastContext.codingPath.map(\.stringValue) == slowContext.codingPath.map(\.stringValue))
+        #expect(fastContext.debugDescription == slowContext.debugDescription)
+    }
 }

@@ -68,6 +68,12 @@ final class _ArchiveEncoder: Encoder {
         defer { table.close(downTo: mark) }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         if T.self == UUID.self { return try unsafeBitCast(value, to: UUID.self)._archiveEncode(with: self, at: path()) }
+        if T.self == [String].self {
+            // As `Array.encode(to:)` stores it (see `boxNumbers`), without the generic steps.
+            let made = makeObject(kind: .array)
+            for string in unsafeBitCast(value, to: [String].self) { made.box.appendElement(table.string(string)) }
+            return made.uid
+        }
         if T.self == [Double].self {
             let base = path()
             return try boxNumbers(unsafeBitCast(value, to: [Double].self), integers: false, preload: table.preload(reals:)) { value, index in

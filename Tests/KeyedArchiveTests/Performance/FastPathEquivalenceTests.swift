@@ -273,7 +273,7 @@ struct FastPathEquivalenceTests {
     }
 
     /// `[Double]` and `[Int]` are stored a batch at a time with their uniquing slots
-    /// preloaded: the same bytes as the element-by-element unkeyed container (forced here by
+    /// preloaded, `[String]` without the generic steps: the same bytes as the element-by-element unkeyed container (forced here by
     /// a wrapper that encodes its elements itself), the same strategies, the same errors.
     @Test func numberArraysEqualElementByElement() throws {
         struct ByElement<N: Encodable>: Encodable {
@@ -305,6 +305,7 @@ struct FastPathEquivalenceTests {
         }
         let doubles: [Double] = (0..<100).map { Double($0 % 37) / 8 } + [-0.0, 0.0, .infinity, -.infinity, .nan, 1e300, .leastNonzeroMagnitude]
         let ints: [Int] = (0..<100).map { ($0 % 41) * 1_000_003 } + [Int.min, Int.max, 0, -1]
+        let strings: [String] = (0..<100).map { "s\($0 % 23)" } + ["", "é", "e\u{301}", "日本語", "$class", "$null"]
         let encoder = ArchiveEncoder()
         for outputFormat in [ArchiveEncoder.OutputFormat.binary, .xml] {
             encoder.outputFormat = outputFormat
@@ -315,6 +316,9 @@ struct FastPathEquivalenceTests {
                 // Inside a value, twice (the second array's elements are all found, not added).
                 #expect(try same(d, d, encoder))
                 #expect(try same(i, i, encoder))
+                let t = Array(strings.prefix(count))
+                #expect(try encoder.encode(t) == encoder.encode(ByElement(values: t)), "\(count) strings")
+                #expect(try same(t, t, encoder))
             }
         }
         // Mostly new numbers after 64 elements: the uniquing table makes room for the rest

@@ -143,31 +143,31 @@ final class ArchiveObjectTable {
         return uid
     }
 
-    /// Touches the uniquing slots of a batch of numbers about to be stored with
-    /// ``real(_:)`` or ``integer(_:)``: their cache misses then overlap (a million distinct
-    /// numbers otherwise wait on memory one at a time). Changes nothing that is stored.
-    func preload(reals values: ArraySlice<Double>) {
+    /// The uniquing tables a batch of numbers can be prepared in (see ``prepare(_:in:)``).
+    enum NumberTable { case integers, reals }
+
+    /// Number of distinct numbers stored so far in `which`.
+    func numberCount(in which: NumberTable) -> Int {
+        which == .integers ? integerUIDs.count : realUIDs.count
+    }
+
+    /// Makes room in `which` for `count` more numbers, so that storing a large array of
+    /// distinct numbers does not grow it step by step (each step moves every number already
+    /// stored, with a cache miss each).
+    func reserveNumbers(_ count: Int, in which: NumberTable) {
+        if which == .integers { integerUIDs.reserve(count) } else { realUIDs.reserve(count) }
+    }
+
+    /// Touches the slots of `keys` (bit patterns of a batch of numbers about to be stored with
+    /// ``integer(_:)`` or ``real(_:)``) in `which`: their cache misses then overlap (a million
+    /// distinct numbers otherwise wait on memory one at a time). Changes nothing that is stored.
+    func prepare(_ keys: some Sequence<UInt64>, in which: NumberTable) {
         var touched: UInt32 = 0
-        for value in values { touched |= realUIDs.homeWord(value.bitPattern) }
-        preloaded = touched
-    }
-
-    /// Number of distinct integers (`integers: true`) or reals stored so far.
-    func numberCount(integers: Bool) -> Int {
-        integers ? integerUIDs.count : realUIDs.count
-    }
-
-    /// Makes room in the uniquing table of integers or reals for `count` more numbers, so
-    /// that storing a large array of distinct numbers does not grow it step by step (each
-    /// step moves every number already stored, with a cache miss each).
-    func reserveNumbers(_ count: Int, integers: Bool) {
-        if integers { integerUIDs.reserve(count) } else { realUIDs.reserve(count) }
-    }
-
-    /// ``preload(reals:)`` for integers.
-    func preload(integers values: ArraySlice<Int>) {
-        var touched: UInt32 = 0
-        for value in values { touched |= integerUIDs.homeWord(UInt64(bitPattern: Int64(value))) }
+        if which == .integers {
+            for key in keys { touched |= integerUIDs.homeWord(key) }
+        } else {
+            for key in keys { touched |= realUIDs.homeWord(key) }
+        }
         preloaded = touched
     }
 

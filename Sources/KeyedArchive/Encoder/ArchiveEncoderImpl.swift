@@ -76,12 +76,12 @@ final class _ArchiveEncoder: Encoder {
         }
         if T.self == [Double].self {
             let base = path()
-            return try boxNumbers(unsafeBitCast(value, to: [Double].self), integers: false, preload: table.preload(reals:)) { value, index in
+            return try boxNumbers(unsafeBitCast(value, to: [Double].self), in: .reals, key: \.bitPattern) { value, index in
                 try realUID(value, at: base.appending(index: index))
             }
         }
         if T.self == [Int].self {
-            return boxNumbers(unsafeBitCast(value, to: [Int].self), integers: true, preload: table.preload(integers:)) { value, _ in
+            return boxNumbers(unsafeBitCast(value, to: [Int].self), in: .integers, key: { UInt64(bitPattern: Int64($0)) }) { value, _ in
                 table.integer(Int64(value))
             }
         }
@@ -140,23 +140,23 @@ final class _ArchiveEncoder: Encoder {
 
     /// An array of numbers, stored as `Array.encode(to:)` stores it through an unkeyed
     /// container (an NSArray of one object per element, each from `uid`), but a batch of
-    /// elements at a time, with their uniquing slots preloaded (see
-    /// ``ArchiveObjectTable/preload(reals:)``); when the first 64 elements are mostly new
-    /// numbers, the uniquing table makes room for the rest at once. The output is the same,
-    /// byte for byte.
+    /// elements at a time, with the slots of their keys (`key`: the bit pattern `uid` looks up
+    /// in `which`) touched first (see ``ArchiveObjectTable/prepare(_:in:)``); when the first
+    /// 64 elements are mostly new numbers, `which` makes room for the rest at once. The output
+    /// is the same, byte for byte.
     @inline(__always)
-    private func boxNumbers<N>(_ values: [N], integers: Bool, preload: (ArraySlice<N>) -> Void,
+    private func boxNumbers<N>(_ values: [N], in which: ArchiveObjectTable.NumberTable, key: (N) -> UInt64,
                                _ uid: (N, Int) throws -> Int32) rethrows -> Int32 {
         let made = makeObject(kind: .array)
         let batch = 16
-        let storedBefore = table.numberCount(integers: integers)
+        let storedBefore = table.numberCount(in: which)
         var start = 0
         while start < values.count {
             let end = Swift.min(start + batch, values.count)
-            if start == 4 * batch, table.numberCount(integers: integers) - storedBefore >= 3 * batch {
-                table.reserveNumbers(values.count - start, integers: integers)
+            if start == 4 * batch, table.numberCount(in: which) - storedBefore >= 3 * batch {
+                table.reserveNumbers(values.count - start, in: which)
             }
-            preload(values[start..<end])
+            table.prepare(values[start..<end].lazy.map(key), in: which)
             for index in start..<end { made.box.appendElement(try uid(values[index], index)) }
             start = end
         }

@@ -28,11 +28,17 @@ struct ScalarRefTable {
     private static let processSeed = UInt64.random(in: .min ... .max)
 
     init(capacity: Int = 16) {
-        var size = 16
-        while size / 4 * 3 < capacity { size <<= 1 }  // at most 3/4 full; size stays a power of two
+        let size = Self.slotCount(for: capacity, atLeast: 16)
         words = [UInt32](repeating: Self.empty, count: size * 3)
         mask = size - 1
         seed = Self.processSeed
+    }
+
+    /// The fewest slots, a power of two from `minimum` up, that hold `keys` keys at most 3/4 full.
+    private static func slotCount(for keys: Int, atLeast minimum: Int) -> Int {
+        var size = minimum
+        while size / 4 * 3 < keys { size <<= 1 }
+        return size
     }
 
     @inline(__always)
@@ -101,8 +107,7 @@ struct ScalarRefTable {
     /// Makes room for `additional` more keys without growing on the way (growing one step
     /// at a time moves every key at each step). The table's contents do not change.
     mutating func reserve(_ additional: Int) {
-        var size = mask + 1
-        while size / 4 * 3 < count + additional { size <<= 1 }
+        let size = Self.slotCount(for: count + additional, atLeast: mask + 1)
         if size > mask + 1 { grow(to: size) }
     }
 

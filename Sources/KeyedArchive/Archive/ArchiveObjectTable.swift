@@ -59,7 +59,7 @@ final class ArchiveObjectTable {
     @exclusivity(unchecked) private var unsignedUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var realUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var floatUIDs = ScalarRefTable()
-    /// What the preloads read (kept so that the reads are not optimized away; never used).
+    /// What `prepare(_:in:)` read (kept so that the reads are not optimized away; never used).
     @exclusivity(unchecked) private var preloaded: UInt32 = 0
     /// Integers beyond 64 bits (rare): by value.
     @exclusivity(unchecked) private var wideUIDs: [PropertyListWideInteger: Int32] = [:]

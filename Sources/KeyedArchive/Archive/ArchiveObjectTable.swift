@@ -161,6 +161,7 @@ final class ArchiveObjectTable {
     /// Touches the slots of `keys` (bit patterns of a batch of numbers about to be stored with
     /// ``integer(_:)`` or ``real(_:)``) in `which`: their cache misses then overlap (a million
     /// distinct numbers otherwise wait on memory one at a time). Changes nothing that is stored.
+    @inline(__always)
     func prepare(_ keys: some Sequence<UInt64>, in which: NumberTable) {
         var touched: UInt32 = 0
         if which == .integers {

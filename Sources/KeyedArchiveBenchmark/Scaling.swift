@@ -11,6 +11,7 @@ func scalingSizes(max: Int) -> [Int] {
 }
 
 func runScaling(_ options: Options) throws {
+    var steps: [(workload: String, contender: String, ratios: [Double])] = []
     for name in ["flat", "order"] {
         var runs: [(records: Int, results: [Measurement])] = []
         for records in scalingSizes(max: options.scalingMax) {
@@ -29,6 +30,23 @@ func runScaling(_ options: Options) throws {
         }
         print(Report.scaling(name, runs, rounds: options.rounds, machine: options.machine))
         fflush(nil)
+        for m in runs.first?.results ?? [] {
+            steps.append((name, m.contender, scalingStepRatios(runs, (m.contender, m.op))))
+        }
+    }
+    print(Report.goals(Goals.check(scaling: steps), title: "scaling", machine: options.machine))
+}
+
+/// Microseconds per record of `column` (contender, op) in `results`, if it ran.
+private func perRecord(_ results: [Measurement], _ column: (String, Op)) -> Double? {
+    results.first { $0.contender == column.0 && $0.op == column.1 }.map { $0.perItem * 1000 }
+}
+
+/// Time at each size over time at the previous size (4.00 = linear for a 4x step).
+func scalingStepRatios(_ runs: [(records: Int, results: [Measurement])], _ column: (String, Op)) -> [Double] {
+    zip(runs, runs.dropFirst()).compactMap { small, large in
+        guard let a = perRecord(small.results, column), let b = perRecord(large.results, column) else { return nil }
+        return b * Double(large.records) / (a * Double(small.records))
     }
 }
 
@@ -37,16 +55,7 @@ extension Report {
     static func scaling(_ name: String, _ runs: [(records: Int, results: [Measurement])], rounds: Int, machine: Bool) -> String {
         guard let first = runs.first, let last = runs.last else { return "" }
         let columns = first.results.map { ($0.contender, $0.op) }
-        func perRecord(_ results: [Measurement], _ column: (String, Op)) -> Double? {
-            results.first { $0.contender == column.0 && $0.op == column.1 }.map { $0.perItem * 1000 }
-        }
-        /// Time at each size over time at the previous size (4.00 = linear for a 4x step).
-        func stepRatios(_ column: (String, Op)) -> [Double] {
-            zip(runs, runs.dropFirst()).compactMap { small, large in
-                guard let a = perRecord(small.results, column), let b = perRecord(large.results, column) else { return nil }
-                return b * Double(large.records) / (a * Double(small.records))
-            }
-        }
+        func stepRatios(_ column: (String, Op)) -> [Double] { scalingStepRatios(runs, column) }
         if machine {
             var lines: [String] = []
             for run in runs {

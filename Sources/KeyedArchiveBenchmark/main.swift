@@ -62,6 +62,8 @@ struct Options {
       --help                 this text
 
     --scaling, --memory, --store and --hostile replace the workload tables unless --workload is also given.
+    The workload tables, --memory and --scaling each end with their goals (Goals.swift): the limit, the worst
+    value of the run and where, and whether it is met (with --machine: goal=NAME limit= worst= worst_workload= met=).
     Progress goes to standard error; results to standard output.
     """
 
@@ -118,6 +120,7 @@ func progress(_ message: String) {
 
 /// The workload tables.
 func runWorkloads(_ options: Options) throws {
+    var all: [Measurement] = []
     for name in options.workloads {
         progress("building \(name.rawValue)…")
         var workload = makeWorkload(name, sizes: options.sizes)
@@ -132,8 +135,13 @@ func runWorkloads(_ options: Options) throws {
             guard !workload.contenders.isEmpty else { throw BenchmarkFailure(description: "no contender named \(only) in \(name.rawValue)") }
         }
         let results = try run(workload, rounds: options.rounds, log: progress)
+        all += results
         print(options.machine ? Report.machine(results) : Report.table(workload, results, rounds: options.rounds))
         fflush(nil)
+    }
+    // The goals need the reference rows, which --contender leaves out.
+    if !all.isEmpty && options.contender == nil {
+        print(Report.goals(Goals.check(time: all), title: "time, over the workloads above", machine: options.machine))
     }
 }
 

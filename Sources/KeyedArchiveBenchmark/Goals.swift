@@ -38,11 +38,11 @@ enum Goals {
                  wording: "binary encode <= 4x a Codable walk that writes nothing"),
     ]
 
-    /// Peak memory growth of ArchiveEncoder / ArchiveDecoder over the bytes written / read.
-    static let memoryContenders = ["ArchiveEncoder", "ArchiveDecoder"]
+    /// Our binary encoder and decoder: the memory and scaling goals hold for each.
+    static let ours = ["ArchiveEncoder", "ArchiveDecoder"]
+    /// Peak memory growth over the bytes written (encode) or read (decode).
     static let memoryLimit = 2.0
-    /// Time ratio of one 4x step in record count (4.00 = linear), ArchiveEncoder and ArchiveDecoder.
-    static let scalingContenders = ["ArchiveEncoder", "ArchiveDecoder"]
+    /// Time ratio of one 4x step in record count (4.00 = linear).
     static let scalingStepLimit = 4.2
 
     /// One checked goal: its worst value over the run, where, and whether it holds.
@@ -52,9 +52,14 @@ enum Goals {
         let limit: Double
         /// Nil when the run had no row for it (a workload without the reference, say).
         let worst: (value: Double, workload: String)?
-        /// Every workload's value, in run order.
-        let values: [(workload: String, value: Double)]
         var met: Bool? { worst.map { $0.value <= limit } }
+
+        init(name: String, wording: String, limit: Double, values: [(workload: String, value: Double)]) {
+            self.name = name
+            self.wording = wording
+            self.limit = limit
+            worst = values.max { $0.value < $1.value }.map { ($0.value, $0.workload) }
+        }
     }
 
     /// The time goals against `results` (every workload of one run).
@@ -65,35 +70,31 @@ enum Goals {
                       let value = ratio(m, to: goal.reference, in: results) else { return nil }
                 return (m.workload, value)
             }
-            return Outcome(name: goal.name, wording: goal.wording, limit: goal.limit, worst: worstOf(values), values: values)
+            return Outcome(name: goal.name, wording: goal.wording, limit: goal.limit, values: values)
         }
     }
 
-    /// The memory goal of each of ours (binary) against `rows`.
+    /// The memory goal of each of ours against `rows`.
     static func check(memory rows: [MemoryRow]) -> [Outcome] {
-        memoryContenders.map { contender in
-            let values = rows.filter { $0.step == contender }.map { (workload: $0.workload, value: $0.multiple) }
+        ours.map { contender in
             let op = contender.hasSuffix("Encoder") ? "encode" : "decode"
-            return Outcome(name: "memory_\(op)", wording: "\(contender) peak growth <= \(fixed(memoryLimit, 1))x the \(op == "encode" ? "output" : "input")",
-                           limit: memoryLimit, worst: worstOf(values), values: values)
+            return Outcome(name: "memory_\(op)",
+                           wording: "\(contender) peak growth <= \(fixed(memoryLimit, 1))x the \(op == "encode" ? "output" : "input")",
+                           limit: memoryLimit,
+                           values: rows.filter { $0.step == contender }.map { ($0.workload, $0.multiple) })
         }
     }
 
-    /// The scaling goal of each of ours (binary): `steps` holds, per workload, each
-    /// contender's time ratios of its 4x steps.
+    /// The scaling goal of each of ours: `steps` holds, per workload, each contender's time
+    /// ratios of its 4x steps.
     static func check(scaling steps: [(workload: String, contender: String, ratios: [Double])]) -> [Outcome] {
-        scalingContenders.map { contender in
-            let values = steps.filter { $0.contender == contender }.flatMap { step in
-                step.ratios.map { (workload: step.workload, value: $0) }
-            }
+        ours.map { contender in
             let op = contender.hasSuffix("Encoder") ? "encode" : "decode"
-            return Outcome(name: "scaling_\(op)", wording: "\(contender): 4x the records <= \(fixed(scalingStepLimit, 1))x the time",
-                           limit: scalingStepLimit, worst: worstOf(values), values: values)
+            return Outcome(name: "scaling_\(op)",
+                           wording: "\(contender): 4x the records <= \(fixed(scalingStepLimit, 1))x the time",
+                           limit: scalingStepLimit,
+                           values: steps.filter { $0.contender == contender }.flatMap { step in step.ratios.map { (step.workload, $0) } })
         }
-    }
-
-    private static func worstOf(_ values: [(workload: String, value: Double)]) -> (value: Double, workload: String)? {
-        values.max { $0.value < $1.value }.map { ($0.value, $0.workload) }
     }
 }
 

@@ -55,7 +55,6 @@ extension Report {
     static func scaling(_ name: String, _ runs: [(records: Int, results: [Measurement])], rounds: Int, machine: Bool) -> String {
         guard let first = runs.first, let last = runs.last else { return "" }
         let columns = first.results.map { ($0.contender, $0.op) }
-        func stepRatios(_ column: (String, Op)) -> [Double] { scalingStepRatios(runs, column) }
         if machine {
             var lines: [String] = []
             for run in runs {
@@ -64,7 +63,7 @@ extension Report {
                 }
             }
             for column in columns {
-                let steps = stepRatios(column)
+                let steps = scalingStepRatios(runs, column)
                 if let a = perRecord(first.results, column), let b = perRecord(last.results, column) {
                     lines.append("workload=scaling-\(name) contender=\(column.0) op=\(column.1.rawValue) per_record_\(last.records)_\(first.records)=\(fixed(b / a, 3)) max_time_ratio_per_4x=\(fixed(steps.max() ?? 0, 3))")
                 }
@@ -77,11 +76,11 @@ extension Report {
         for (index, run) in runs.enumerated() {
             lines.append(pad(run.records.grouped, 11, left: true) + columns.map { column in
                 guard let value = perRecord(run.results, column) else { return pad("-", width) }
-                let step = index > 0 ? stepRatios(column)[index - 1] : nil
+                let step = index > 0 ? scalingStepRatios(runs, column)[index - 1] : nil
                 return pad(fixed(value, 3) + (step.map { " (" + fixed($0, 2) + "x)" } ?? ""), width)
             }.joined())
         }
-        lines.append(pad("worst 4x", 11, left: true) + columns.map { pad(fixed(stepRatios($0).max() ?? 0, 2) + "x", width) }.joined())
+        lines.append(pad("worst 4x", 11, left: true) + columns.map { pad(fixed(scalingStepRatios(runs, $0).max() ?? 0, 2) + "x", width) }.joined())
         lines.append(pad("last/first", 11, left: true) + columns.map { column in
             guard let a = perRecord(first.results, column), let b = perRecord(last.results, column) else { return pad("-", width) }
             return pad(fixed(b / a, 2) + "x", width)

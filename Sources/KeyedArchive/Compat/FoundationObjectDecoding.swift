@@ -148,6 +148,12 @@ extension _ArchiveDecoder {
             }
             return existing
         }
+        if let reference = cls as? any ArchiveReferenceDecodable.Type {
+            // Recorded before its fields are read, so a reference back to it gets this instance.
+            return try withObject(uid, at: path) {
+                try reference._archiveDecodeReference(as: AnyObject.self, from: self, uid: uid, at: path)
+            }
+        }
         let codingType = cls as? any ArchiveCoding.Type
         let nsType = cls as? any NSCoding.Type
         let instance: AnyObject = try withObject(uid, at: path) {

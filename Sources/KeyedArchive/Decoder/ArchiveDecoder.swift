@@ -179,7 +179,7 @@ open class ArchiveDecoder: @unchecked Sendable {
         if document.topEntries.count == 1, let only = document.topEntries.first {
             return try session.decode(T.self, at: only.ref, path: .root.appending(ArchiveCodingKey(stringValue: only.key)))
         }
-        return try session.decoder.unbox(T.self, from: .inline(ref: document.topRef, owner: -1), at: .root)
+        return try session.decoder.finished(try session.decoder.unbox(T.self, from: .inline(ref: document.topRef, owner: -1), at: .root))
     }
 
     /// Decodes the value under top-level key `key`, for archives with several top-level values.
@@ -216,7 +216,7 @@ open class ArchiveDecoder: @unchecked Sendable {
 
         func decode<T: Decodable>(_ type: T.Type, at ref: Int, path: CodingPathNode) throws -> T {
             let slot = try decoder.reading(.inline(ref: ref, owner: -1), path) { try decoder.slot(forValueAt: ref, owner: -1) }
-            return try decoder.unbox(T.self, from: slot, at: path)
+            return try decoder.finished(try decoder.unbox(T.self, from: slot, at: path))
         }
     }
 

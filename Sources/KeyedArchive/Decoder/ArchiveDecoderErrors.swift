@@ -117,7 +117,8 @@ extension _ArchiveDecoder {
 
     func cycleMessage(_ slot: ArchiveSlot) -> String {
         switch slot {
-        case .uid(let uid): return "reference cycle: object \(uid) contains itself"
+        case .uid(let uid):
+            return "reference cycle: object \(uid) contains itself (only a class that adopts ArchiveReferenceDecodable can be reached again while it is decoded; a struct, enum or collection cannot)"
         case .inline(let ref, _): return "reference cycle: a container (plist object \(ref)) contains itself"
         }
     }

@@ -38,8 +38,12 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var depth = 0
     /// Plist references of the containers being decoded right now; meeting one again is a cycle.
     @exclusivity(unchecked) private var open: [Bool] = []
-    /// Class instances already decoded, by UID, so a shared object decodes to one instance.
+    /// Class instances already decoded, by UID, so a shared object decodes to one instance;
+    /// an ``ArchiveReferenceDecodable`` instance is recorded before its fields are read.
     @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
+    /// The first error that stopped an ``ArchiveReferenceDecodable`` instance being filled:
+    /// it fails the decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
+    @exclusivity(unchecked) var abandonedFill: (any Error)?
     /// Long strings and data already decoded, by plist reference: an object referenced from
     /// many places is one shared copy, not one copy per place.
     @exclusivity(unchecked) var sharedStrings: [Int: String] = [:]
@@ -273,8 +277,9 @@ final class _ArchiveDecoder: Decoder {
         switch slot {
         case .uid(let uid) where uid != 0:
             let isClass = traits.isClass
-            if isClass, let existing = state.instances[uid] {
-                return try cast(existing, to: T.self, at: path())
+            if isClass {
+                if let existing = state.instances[uid] { return try cast(existing, to: T.self, at: path()) }
+                if let reference = traits.reference { return try unboxReference(reference, as: T.self, uid: uid, at: path()) }
             }
             if state.strictClassNames, traits.hasClassName {
                 try checkClassName(of: uid, for: T.self, at: path())
@@ -323,10 +328,20 @@ final class _ArchiveDecoder: Decoder {
         }
         state.depth += 1
         defer { state.depth -= 1 }
+        if traits.isClass, let reference = traits.reference, case .uid(let uid) = slot, uid != 0 {
+            return try decodeReferenceInPlace(reference, as: T.self, uid: uid, at: path)
+        }
         return try decodeValue(T.self, from: slot, at: path)
     }
 
     func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: CodingPathNode) throws -> T {
+        try decoding(at: slot, path) { try T(from: self) }
+    }
+
+    /// Runs `body` (an `init(from: self)`) with this decoder at `slot` and `path`, then
+    /// restores where it was.
+    @inline(__always)
+    func decoding<R>(at slot: ArchiveSlot, _ path: CodingPathNode, _ body: () throws -> R) throws -> R {
         let savedSlot = self.slot
         let savedPath = pathNode
         let savedHint = fieldHint
@@ -337,7 +352,7 @@ final class _ArchiveDecoder: Decoder {
             pathNode = savedPath
             fieldHint = savedHint
         }
-        return try T(from: self)
+        return try body()
     }
 
     /// A value of type `S` that the caller's traits say is `T`, as `T`: without a dynamic
@@ -369,7 +384,8 @@ final class _ArchiveDecoder: Decoder {
         let traits = DecodableTraits(optional: type as? any _ArchiveOptionalDecodable.Type, special: special,
                                      array: type as? any _ArchiveArrayDecodable.Type,
                                      entersItself: special?._archiveEntersItself ?? false,
-                                     isClass: type is AnyClass, hasClassName: Self.hasClassName(type))
+                                     isClass: type is AnyClass, reference: type as? any ArchiveReferenceDecodable.Type,
+                                     hasClassName: Self.hasClassName(type))
         state.traits.insert(address, state.traitList.count)
         state.traitList.append(traits)
         return traits
@@ -432,6 +448,8 @@ struct DecodableTraits {
     let entersItself: Bool
     /// Whether instances are shared by UID (class identity).
     let isClass: Bool
+    /// The type as a class decoded in two phases (created, recorded, then filled).
+    let reference: (any ArchiveReferenceDecodable.Type)?
     /// Whether strict class-name checking applies (see `hasClassName(_:)`).
     let hasClassName: Bool
 }

@@ -103,16 +103,46 @@ final class _ArchiveEncoder: Encoder {
         let object = value as AnyObject
         let id = ObjectIdentifier(object)
         if let uid = table.instanceUIDs[id] { return uid }
+        if value is any ArchiveReferenceDecodable { return try boxReference(value, id: id, at: path()) }
         guard table.instancesInProgress.insert(id).inserted else {
             throw EncodingError.invalidValue(value, EncodingError.Context(
                 codingPath: path().path,
-                debugDescription: "Reference cycle: an instance of \(type(of: value)) contains itself; keyed archives written by ArchiveEncoder cannot hold cycles"))
+                debugDescription: "Reference cycle: an instance of \(type(of: value)) contains itself; only classes that adopt ArchiveReferenceDecodable (decoded in two phases) can be archived in a cycle"))
         }
         table.retainedInstances.append(object)
         let uid = try boxComposite(value, at: path())
         table.instancesInProgress.remove(id)
         table.instanceUIDs[id] = uid
         return uid
+    }
+
+    /// An ``ArchiveReferenceDecodable`` instance, as `NSKeyedArchiver` writes an object: its
+    /// object and UID are made, and recorded for the instance, before `encode(to:)` writes
+    /// its fields, so a reference back to it (a cycle) is that UID.
+    @inline(never)
+    private func boxReference<T: Encodable>(_ value: T, id: ObjectIdentifier, at path: CodingPathNode) throws -> Int32 {
+        table.retainedInstances.append(value as AnyObject)
+        let savedTarget = target
+        let savedPath = pathNode
+        let savedType = valueType
+        pathNode = path
+        valueType = type(of: value)
+        defer {
+            target = savedTarget
+            pathNode = savedPath
+            valueType = savedType
+        }
+        let made = makeObject(kind: .fields)
+        target = .keyed(made.box, made.uid)
+        applyPatch(made.uid)
+        table.instanceUIDs[id] = made.uid
+        try value.encode(to: self)
+        guard case .keyed(_, made.uid) = target else {
+            throw EncodingError.invalidValue(value, EncodingError.Context(
+                codingPath: path.path,
+                debugDescription: "\(type(of: value)) adopts ArchiveReferenceDecodable, so it must encode its fields in a keyed container (encoder.container(keyedBy:)), as an archived object"))
+        }
+        return made.uid
     }
 
     /// Runs `value.encode(to: self)` with a fresh target and returns what it produced.

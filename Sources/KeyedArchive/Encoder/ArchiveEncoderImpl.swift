@@ -122,31 +122,39 @@ final class _ArchiveEncoder: Encoder {
     @inline(never)
     private func boxReference<T: Encodable>(_ value: T, id: ObjectIdentifier, at path: CodingPathNode) throws -> Int32 {
         table.retainedInstances.append(value as AnyObject)
-        let savedTarget = target
-        let savedPath = pathNode
-        let savedType = valueType
-        pathNode = path
-        valueType = type(of: value)
-        defer {
-            target = savedTarget
-            pathNode = savedPath
-            valueType = savedType
+        return try encoding(value, at: path) {
+            let made = makeObject(kind: .fields)
+            target = .keyed(made.box, made.uid)
+            applyPatch(made.uid)
+            table.instanceUIDs[id] = made.uid
+            try value.encode(to: self)
+            guard case .keyed(_, made.uid) = target else {
+                throw EncodingError.invalidValue(value, EncodingError.Context(
+                    codingPath: path.path,
+                    debugDescription: "\(type(of: value)) adopts ArchiveReferenceDecodable, so it must encode its fields in a keyed container (encoder.container(keyedBy:)), as an archived object"))
+            }
+            return made.uid
         }
-        let made = makeObject(kind: .fields)
-        target = .keyed(made.box, made.uid)
-        applyPatch(made.uid)
-        table.instanceUIDs[id] = made.uid
-        try value.encode(to: self)
-        guard case .keyed(_, made.uid) = target else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: path.path,
-                debugDescription: "\(type(of: value)) adopts ArchiveReferenceDecodable, so it must encode its fields in a keyed container (encoder.container(keyedBy:)), as an archived object"))
-        }
-        return made.uid
     }
 
     /// Runs `value.encode(to: self)` with a fresh target and returns what it produced.
     private func boxComposite<T: Encodable>(_ value: T, at path: CodingPathNode) throws -> Int32 {
+        try encoding(value, at: path) {
+            try value.encode(to: self)
+            switch target {
+            case .none:
+                // Encoded nothing: an empty object of its class.
+                return makeObject(kind: .fields).uid
+            case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
+                return uid
+            }
+        }
+    }
+
+    /// Runs `body` (which encodes `value`) with a fresh target, `path`, and `value`'s type as
+    /// the one whose class entry names a keyed object; then restores where it was.
+    @inline(__always)
+    private func encoding<T>(_ value: T, at path: CodingPathNode, _ body: () throws -> Int32) throws -> Int32 {
         let savedTarget = target
         let savedPath = pathNode
         let savedType = valueType
@@ -158,14 +166,7 @@ final class _ArchiveEncoder: Encoder {
             pathNode = savedPath
             valueType = savedType
         }
-        try value.encode(to: self)
-        switch target {
-        case .none:
-            // Encoded nothing: an empty object of its class.
-            return makeObject(kind: .fields).uid
-        case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
-            return uid
-        }
+        return try body()
     }
 
     /// An array of numbers, stored as `Array.encode(to:)` stores it through an unkeyed

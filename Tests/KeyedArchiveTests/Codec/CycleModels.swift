@@ -49,6 +49,16 @@ final class CyclePeer: ArchiveReferenceCodable, ArchivedClass {
     }
 }
 
+extension CyclePeer {
+    /// Peers "a" and "b", each the other's delegate; returns "a" (set its delegate to nil to free them).
+    static func mutualPair() -> CyclePeer {
+        let a = CyclePeer("a"), b = CyclePeer("b")
+        a.delegate = b
+        b.delegate = a
+        return a
+    }
+}
+
 /// A class hierarchy: the subclass writes its superclass's fields through `superEncoder()`
 /// (one object, as NSCoding subclasses do) and reads them through `superDecoder()`.
 class CycleShape: ArchiveReferenceCodable {

@@ -32,9 +32,7 @@ struct CyclicGraphTests {
 
     @Test("Two objects that are each other's delegate, and a node that contains itself")
     func mutualAndSelf() throws {
-        let a = CyclePeer("a"), b = CyclePeer("b")
-        a.delegate = b
-        b.delegate = a
+        let a = CyclePeer.mutualPair()
         defer { a.delegate = nil }
         let back = try ArchiveDecoder().decode(CyclePeer.self, from: try ArchiveEncoder().encode(a))
         defer { back.delegate = nil }

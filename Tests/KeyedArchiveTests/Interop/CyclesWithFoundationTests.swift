@@ -136,9 +136,7 @@ struct CyclesWithFoundationTests {
 
     @Test("Mutual delegates and a self-containing node: our archive has Foundation's graph")
     func sameGraphAsFoundation() throws {
-        let a = CyclePeer("a"), b = CyclePeer("b")
-        a.delegate = b
-        b.delegate = a
+        let a = CyclePeer.mutualPair()
         defer { a.delegate = nil }
         let fa = CycleFoundationPeer("a"), fb = CycleFoundationPeer("b")
         fa.delegate = fb

@@ -44,7 +44,7 @@ extension ArchiveChecker {
         }
         for cycle in cycles {
             let loop = cycle.loop.map { "#\($0)" }.joined(separator: " -> ")
-            report(.note, object: cycle.object, cycle.path, "closes a cycle \(loop) (legal in NSCoding archives; typed decoding of it fails)")
+            report(.note, object: cycle.object, cycle.path, "closes a cycle \(loop) (legal in NSCoding archives; typed decoding needs an ArchiveReferenceDecodable class on the cycle)")
         }
         if cycleCount > cycles.count {
             report(.note, "", "\(cycleCount - cycles.count) more cycles not listed")

@@ -23,7 +23,7 @@ struct CLIVerifyTests {
         let result = try CLI.run(["verify", file])
         #expect(result.status == 0)
         #expect(result.stdout == "\(file): OK (3 objects, 1 note)\n")
-        #expect(result.stderr == "\(file): note: object #1 (NSMutableArray), NS.objects[0]: closes a cycle #1 -> #1 (legal in NSCoding archives; typed decoding of it fails)\n")
+        #expect(result.stderr == "\(file): note: object #1 (NSMutableArray), NS.objects[0]: closes a cycle #1 -> #1 (legal in NSCoding archives; typed decoding needs an ArchiveReferenceDecodable class on the cycle)\n")
     }
 
     @Test("problems in Foundation objects are all reported, with object index and key path")

@@ -103,6 +103,26 @@ struct CyclicGraphTests {
         }
     }
 
+    @Test("A two-phase class that encodes anything but a keyed container throws, naming the rule")
+    func keyedOnly() throws {
+        final class Tag: ArchiveReferenceCodable {
+            var text = ""
+            init() {}
+            func decodeFields(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.singleValueContainer()
+                try container.encode(text)
+            }
+        }
+        do {
+            _ = try ArchiveEncoder().encode([Tag()])
+            Issue.record("should throw")
+        } catch EncodingError.invalidValue(_, let context) {
+            #expect(context.debugDescription.contains("keyed container"))
+            #expect(context.codingPath.map(\.intValue) == [0])
+        }
+    }
+
     @Test("Shared references outside a cycle keep one instance; nil and absent back edges read as nil")
     func sharedWithoutCycle() throws {
         let shared = CycleNode("shared")

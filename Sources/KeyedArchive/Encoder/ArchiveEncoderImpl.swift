@@ -35,6 +35,10 @@ final class _ArchiveEncoder: Encoder {
     let patch: Patch?
     /// Writes NSNull as nil (UID 0); used when a Foundation tree stands for a Codable value.
     @exclusivity(unchecked) var nullIsNil = false
+    /// The ``ArchiveReferenceDecodable`` instance being encoded that has not opened its
+    /// container yet: the first object `container(keyedBy:)` or `unkeyedContainer()` makes
+    /// is its object, and its UID is recorded for it at once.
+    @exclusivity(unchecked) var pendingReference: ObjectIdentifier?
 
     var codingPath: [any CodingKey] { pathNode.path }
 
@@ -103,70 +107,52 @@ final class _ArchiveEncoder: Encoder {
         let object = value as AnyObject
         let id = ObjectIdentifier(object)
         if let uid = table.instanceUIDs[id] { return uid }
-        if value is any ArchiveReferenceDecodable { return try boxReference(value, id: id, at: path()) }
-        guard table.instancesInProgress.insert(id).inserted else {
-            throw EncodingError.invalidValue(value, EncodingError.Context(
-                codingPath: path().path,
-                debugDescription: "Reference cycle: an instance of \(type(of: value)) contains itself; only classes that adopt ArchiveReferenceDecodable (decoded in two phases) can be archived in a cycle"))
-        }
+        // An ArchiveReferenceDecodable instance gets its UID when it opens its container,
+        // before its fields are written, so a reference back to it (a cycle) is that UID.
+        let isReference = value is any ArchiveReferenceDecodable
+        guard table.instancesInProgress.insert(id).inserted else { throw cycleError(value, isReference: isReference, at: path()) }
         table.retainedInstances.append(object)
-        let uid = try boxComposite(value, at: path())
+        let uid = try boxComposite(value, at: path(), reference: isReference ? id : nil)
         table.instancesInProgress.remove(id)
         table.instanceUIDs[id] = uid
         return uid
     }
 
-    /// An ``ArchiveReferenceDecodable`` instance, as `NSKeyedArchiver` writes an object: its
-    /// object and UID are made, and recorded for the instance, before `encode(to:)` writes
-    /// its fields, so a reference back to it (a cycle) is that UID.
     @inline(never)
-    private func boxReference<T: Encodable>(_ value: T, id: ObjectIdentifier, at path: CodingPathNode) throws -> Int32 {
-        table.retainedInstances.append(value as AnyObject)
-        return try encoding(value, at: path) {
-            let made = makeObject(kind: .fields)
-            target = .keyed(made.box, made.uid)
-            applyPatch(made.uid)
-            table.instanceUIDs[id] = made.uid
-            try value.encode(to: self)
-            guard case .keyed(_, made.uid) = target else {
-                throw EncodingError.invalidValue(value, EncodingError.Context(
-                    codingPath: path.path,
-                    debugDescription: "\(type(of: value)) adopts ArchiveReferenceDecodable, so it must encode its fields in a keyed container (encoder.container(keyedBy:)), as an archived object"))
-            }
-            return made.uid
-        }
+    private func cycleError(_ value: Any, isReference: Bool, at path: CodingPathNode) -> EncodingError {
+        let reason = isReference
+            ? "it refers to itself before opening a keyed or unkeyed container, so it has no object yet"
+            : "only classes that adopt ArchiveReferenceDecodable (decoded in two phases) can be archived in a cycle"
+        return EncodingError.invalidValue(value, EncodingError.Context(
+            codingPath: path.path, debugDescription: "Reference cycle: an instance of \(type(of: value)) contains itself; \(reason)"))
     }
 
     /// Runs `value.encode(to: self)` with a fresh target and returns what it produced.
-    private func boxComposite<T: Encodable>(_ value: T, at path: CodingPathNode) throws -> Int32 {
-        try encoding(value, at: path) {
-            try value.encode(to: self)
-            switch target {
-            case .none:
-                // Encoded nothing: an empty object of its class.
-                return makeObject(kind: .fields).uid
-            case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
-                return uid
-            }
-        }
-    }
-
-    /// Runs `body` (which encodes `value`) with a fresh target, `path`, and `value`'s type as
-    /// the one whose class entry names a keyed object; then restores where it was.
-    @inline(__always)
-    private func encoding<T>(_ value: T, at path: CodingPathNode, _ body: () throws -> Int32) throws -> Int32 {
+    /// `reference`: the ``ArchiveReferenceDecodable`` instance `value` is, recorded with
+    /// the UID of the first container it opens (see `opened(_:)`).
+    private func boxComposite<T: Encodable>(_ value: T, at path: CodingPathNode, reference: ObjectIdentifier? = nil) throws -> Int32 {
         let savedTarget = target
         let savedPath = pathNode
         let savedType = valueType
+        let savedReference = pendingReference
         target = .none
         pathNode = path
         valueType = type(of: value)
+        pendingReference = reference
         defer {
             target = savedTarget
             pathNode = savedPath
             valueType = savedType
+            pendingReference = savedReference
         }
-        return try body()
+        try value.encode(to: self)
+        switch target {
+        case .none:
+            // Encoded nothing: an empty object of its class.
+            return makeObject(kind: .fields).uid
+        case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
+            return uid
+        }
     }
 
     /// An array of numbers, stored as `Array.encode(to:)` stores it through an unkeyed
@@ -225,6 +211,17 @@ final class _ArchiveEncoder: Encoder {
         return (box, box.uid)
     }
 
+    /// The value being encoded opened its object `uid`: reported to a patch, and recorded
+    /// as the UID of a pending ``ArchiveReferenceDecodable`` instance.
+    @inline(__always)
+    private func opened(_ uid: Int32) {
+        applyPatch(uid)
+        if let reference = pendingReference {
+            table.instanceUIDs[reference] = uid
+            pendingReference = nil
+        }
+    }
+
     /// Writes `uid` where a `superEncoder(forKey:)` encoder's value belongs.
     func applyPatch(_ uid: Int32) {
         switch patch {
@@ -244,7 +241,7 @@ final class _ArchiveEncoder: Encoder {
         // Without a type of its own (superEncoder(forKey:)) a keyed container is an NSDictionary.
         let made = valueType == nil ? makeObject(kind: .dictionary) : makeObject(kind: .fields)
         target = .keyed(made.box, made.uid)
-        applyPatch(made.uid)
+        opened(made.uid)
         return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, box: made.box, uid: made.uid, path: pathNode))
     }
 
@@ -254,7 +251,7 @@ final class _ArchiveEncoder: Encoder {
         }
         let made = makeObject(kind: .array)
         target = .unkeyed(made.box, made.uid)
-        applyPatch(made.uid)
+        opened(made.uid)
         return ArchiveUnkeyedEncodingContainer(encoder: self, box: made.box, path: pathNode)
     }
 

@@ -120,3 +120,21 @@ struct NodeBox: Codable {
     var node: CycleNode?
     var again: [NodeBox]?
 }
+
+/// An array that may contain itself (an NSMutableArray in the archive): a two-phase class
+/// over an unkeyed container.
+final class CycleList: ArchiveReferenceCodable {
+    var items: [CycleList] = []
+
+    init() {}
+
+    func decodeFields(from decoder: any Decoder) throws {
+        var container = try decoder.unkeyedContainer()
+        while !container.isAtEnd { items.append(try container.decode(CycleList.self)) }
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.unkeyedContainer()
+        for item in items { try container.encode(item) }
+    }
+}

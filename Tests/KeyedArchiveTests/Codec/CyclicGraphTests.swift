@@ -103,22 +103,41 @@ struct CyclicGraphTests {
         }
     }
 
-    @Test("A two-phase class that encodes anything but a keyed container throws, naming the rule")
-    func keyedOnly() throws {
+    @Test("An array that contains itself: a two-phase class over an unkeyed container, written as an NSArray")
+    func selfContainingArray() throws {
+        let list = CycleList()
+        list.items = [list, CycleList()]
+        defer { list.items = [] }
+        let (back, _, raw) = try roundTrip(list, format: .binary)
+        defer { back.items = [] }
+        #expect(back.items.count == 2 && back.items[0] === back && back.items[1] !== back)
+        #expect(raw.className(of: raw.root) == "NSArray")
+        guard case .array(let elements)? = raw.root?["NS.objects"] else {
+            Issue.record("not an NSArray")
+            return
+        }
+        #expect(elements.count == 2 && elements[0] == raw.top[0].value && elements[1] != raw.top[0].value)
+    }
+
+    @Test("A two-phase instance that refers to itself before opening a container throws, saying so")
+    func selfBeforeContainer() throws {
         final class Tag: ArchiveReferenceCodable {
-            var text = ""
+            var inner: Tag?
             init() {}
-            func decodeFields(from decoder: any Decoder) throws { text = try decoder.singleValueContainer().decode(String.self) }
+            func decodeFields(from decoder: any Decoder) throws { inner = try decoder.singleValueContainer().decode(Tag?.self) }
             func encode(to encoder: any Encoder) throws {
                 var container = encoder.singleValueContainer()
-                try container.encode(text)
+                try container.encode(inner)
             }
         }
+        let tag = Tag()
+        tag.inner = tag
+        defer { tag.inner = nil }
         do {
-            _ = try ArchiveEncoder().encode([Tag()])
+            _ = try ArchiveEncoder().encode([tag])
             Issue.record("should throw")
         } catch EncodingError.invalidValue(_, let context) {
-            #expect(context.debugDescription.contains("keyed container"))
+            #expect(context.debugDescription.contains("before opening a keyed or unkeyed container"))
             #expect(context.codingPath.map(\.intValue) == [0])
         }
     }

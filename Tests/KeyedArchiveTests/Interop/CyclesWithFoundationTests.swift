@@ -156,4 +156,17 @@ struct CyclesWithFoundationTests {
         #expect(selfShape == (try graphShape(foundationArchive(fme, format: .binary, names: ["Node": CycleFoundationNode.self]))))
         #expect(selfShape.contains("#0.children = [#0]"))
     }
+
+    @Test("Apple's self-containing NSMutableArray (corpus circularReference.plist) decodes into a two-phase class",
+          .requiresCorpus)
+    func appleSelfContainingArray() throws {
+        let list = try ArchiveDecoder().decode(CycleList.self, from: try corpusData("apple/nskeyedunarchiver-rs/circularReference.plist"))
+        defer { list.items = [] }
+        #expect(list.items.count == 1)
+        #expect(list.items.first === list)
+        // A value-type array cannot hold itself: the error names the protocol.
+        #expect(throws: DecodingError.self) {
+            try ArchiveDecoder().decode([[String]].self, from: try corpusData("apple/nskeyedunarchiver-rs/circularReference.plist"))
+        }
+    }
 }

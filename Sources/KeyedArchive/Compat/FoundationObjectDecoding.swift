@@ -142,7 +142,7 @@ extension _ArchiveDecoder {
             throw corrupted(at: path, slot: .uid(uid),
                             "class '\(className)' is a Foundation class without a layout this decoder reads; its init(coder:) is never run")
         }
-        if let existing = state.instances[uid] {
+        if let existing = state.instance(uid) {
             guard type(of: existing) == cls else {
                 throw typeMismatch(cls, found: "object \(uid) of class '\(className)', decoded earlier as \(type(of: existing))", slot: .uid(uid), at: path)
             }

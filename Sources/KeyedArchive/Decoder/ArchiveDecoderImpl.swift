@@ -41,8 +41,11 @@ final class ArchiveDecodingState {
     /// Class instances already decoded, by UID, so a shared object decodes to one instance;
     /// an ``ArchiveReferenceDecodable`` instance is recorded before its fields are read.
     @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
-    /// The first error that stopped an ``ArchiveReferenceDecodable`` instance being filled:
-    /// it fails the decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
+    /// ``ArchiveReferenceDecodable`` instances whose fields are being read, by UID, and
+    /// whether one was handed out meanwhile (a back-reference).
+    @exclusivity(unchecked) var filling: [Int: Bool] = [:]
+    /// The first error that stopped a back-referenced instance being filled: it fails the
+    /// decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
     @exclusivity(unchecked) var abandonedFill: (any Error)?
     /// Long strings and data already decoded, by plist reference: an object referenced from
     /// many places is one shared copy, not one copy per place.
@@ -93,6 +96,15 @@ final class ArchiveDecodingState {
     @inline(__always)
     func leave(_ ref: Int) {
         if ref >= 0, ref < open.count { open[ref] = false }
+    }
+
+    /// The instance decoded (or being filled) for `uid`, noting a back-reference to one
+    /// being filled.
+    @inline(__always)
+    func instance(_ uid: Int) -> AnyObject? {
+        guard let existing = instances[uid] else { return nil }
+        if !filling.isEmpty, filling[uid] != nil { filling[uid] = true }
+        return existing
     }
 }
 
@@ -278,7 +290,7 @@ final class _ArchiveDecoder: Decoder {
         case .uid(let uid) where uid != 0:
             let isClass = traits.isClass
             if isClass {
-                if let existing = state.instances[uid] { return try cast(existing, to: T.self, at: path()) }
+                if let existing = state.instance(uid) { return try cast(existing, to: T.self, at: path()) }
                 if let reference = traits.reference { return try unboxReference(reference, as: T.self, uid: uid, at: path()) }
             }
             if state.strictClassNames, traits.hasClassName {

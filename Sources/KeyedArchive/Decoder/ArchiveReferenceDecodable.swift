@@ -133,24 +133,27 @@ extension _ArchiveDecoder {
     @inline(never)
     func decodeReferenceInPlace<T>(_ reference: any ArchiveReferenceDecodable.Type, as type: T.Type, uid: Int,
                                    at path: CodingPathNode) throws -> T {
-        if let existing = state.instances[uid] { return try cast(existing, to: T.self, at: path) }
+        if let existing = state.instance(uid) { return try cast(existing, to: T.self, at: path) }
         return try reference._archiveDecodeReference(as: T.self, from: self, uid: uid, at: path)
     }
 
     /// Records `instance` as object `uid`, then lets it read its fields, so that a
     /// reference back to `uid` meanwhile yields it.
     ///
-    /// When the fields cannot be read, the instance is forgotten and the error kept: it
-    /// fails the whole decode even if a caller catches it (`try?`), so a half-filled
-    /// instance is seen only by the objects that referred back to it, never returned.
+    /// When the fields cannot be read, the instance is forgotten. If it was handed out
+    /// meanwhile (a back-reference), the error is also kept: it fails the whole decode even
+    /// if a caller catches it (`try?`), so a half-filled instance is never returned. One
+    /// that nobody saw (a failed `try?` probe) leaves no trace.
     func fill(_ instance: some ArchiveReferenceDecodable, uid: Int, at path: CodingPathNode) throws {
         if let failure = state.abandonedFill { throw failure }
         state.instances[uid] = instance
+        state.filling[uid] = false
         do {
             try decoding(at: .uid(uid), path) { try instance.decodeFields(from: self) }
+            state.filling[uid] = nil
         } catch {
             state.instances[uid] = nil
-            if state.abandonedFill == nil { state.abandonedFill = error }
+            if state.filling.removeValue(forKey: uid) == true, state.abandonedFill == nil { state.abandonedFill = error }
             throw error
         }
     }

@@ -158,16 +158,42 @@ struct CycleLimitTests {
         #expect(lower?.contains("limit of 400") == true)
     }
 
-    @Test("A fill error caught by the class fails the whole decode; the half-built object is never handed out")
+    @Test("A fill error caught by the class fails the whole decode once the half-built object was handed out")
     func swallowedFillError() throws {
-        // Object 2 has no name, so its fill throws; Lenient catches it, then meets object 2 again.
+        // Node 2's child (node 3) refers back to it; then node 2's parent is a UID out of
+        // range, so its fill throws. Lenient catches that, and meets node 2 again.
         let data = archive([
-            dict(["$class": uid(3), "child": uid(2), "again": uid(2)]),
-            dict(["$class": uid(4), "children": uid(0)]),
-            classEntry("Lenient"), classEntry("Node"),
+            dict(["$class": uid(5), "child": uid(2), "again": uid(2)]),
+            dict(["$class": uid(6), "name": .string("two"), "children": uid(4), "parent": uid(99)]),
+            dict(["$class": uid(6), "name": .string("three"), "parent": uid(2)]),
+            dict(["$class": uid(7), "NS.objects": .array([uid(3)])]),
+            classEntry("Lenient"), classEntry("Node"), classEntry("NSArray"),
         ])
         let error = message(decoding: Lenient.self, data)
-        #expect(error?.contains("name") == true, "\(error ?? "decoded")")
+        #expect(error?.contains("99") == true, "\(error ?? "decoded")")
+    }
+
+    @Test("A failed try? probe of a two-phase class that nobody saw leaves no trace")
+    func failedProbe() throws {
+        enum NodeOrText: Decodable {
+            case node(CycleNode), text(String)
+            init(from decoder: any Decoder) throws {
+                let container = try decoder.singleValueContainer()
+                if let node = try? container.decode(CycleNode.self) { self = .node(node) } else { self = .text(try container.decode(String.self)) }
+            }
+        }
+        let data = archive([
+            dict(["$class": uid(5), "NS.objects": .array([uid(2), uid(3), uid(3)])]),
+            .string("hi"),
+            dict(["$class": uid(4), "name": .string("n")]),
+            classEntry("Node"), classEntry("NSArray"),
+        ])
+        let values = try ArchiveDecoder().decode([NodeOrText].self, from: data)
+        guard values.count == 3, case .text("hi") = values[0], case .node(let first) = values[1], case .node(let second) = values[2] else {
+            Issue.record("\(values)")
+            return
+        }
+        #expect(first === second && first.name == "n" && first.fills == 1)
     }
 
     @Test("The allow-list and strict class names govern the two-phase path too")

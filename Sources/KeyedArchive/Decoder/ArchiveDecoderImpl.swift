@@ -41,9 +41,8 @@ final class ArchiveDecodingState {
     /// Class instances already decoded, by UID, so a shared object decodes to one instance;
     /// an ``ArchiveReferenceDecodable`` instance is recorded before its fields are read.
     @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
-    /// ``ArchiveReferenceDecodable`` instances whose fields are being read, by UID, and
-    /// whether one was handed out meanwhile (a back-reference).
-    @exclusivity(unchecked) var filling: [Int: Bool] = [:]
+    /// ``ArchiveReferenceDecodable`` instances whose fields are being read, by UID.
+    @exclusivity(unchecked) var filling: [Int: FillState] = [:]
     /// The first error that stopped a back-referenced instance being filled: it fails the
     /// decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
     @exclusivity(unchecked) var abandonedFill: (any Error)?
@@ -103,7 +102,7 @@ final class ArchiveDecodingState {
     @inline(__always)
     func instance(_ uid: Int) -> AnyObject? {
         guard let existing = instances[uid] else { return nil }
-        if !filling.isEmpty, filling[uid] != nil { filling[uid] = true }
+        if !filling.isEmpty { filling[uid]?.handedOut = true }
         return existing
     }
 }
@@ -245,7 +244,7 @@ final class _ArchiveDecoder: Decoder {
             throw corrupted(at: path(), slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
         }
         guard state.enter(ref, objectCount: plist.objectCount) else {
-            throw corrupted(at: path(), slot: slot, cycleMessage(slot))
+            return try reenter(slot, at: path(), body)
         }
         state.depth += 1
         defer {

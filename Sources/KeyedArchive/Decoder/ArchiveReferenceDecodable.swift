@@ -137,6 +137,25 @@ extension _ArchiveDecoder {
         return try reference._archiveDecodeReference(as: T.self, from: self, uid: uid, at: path)
     }
 
+    /// `withContainer` for a slot that is already open: a cycle, unless it is an
+    /// ``ArchiveReferenceDecodable`` object being filled, met again through a value type
+    /// (an enum or struct that wraps the class and reads it in place, which yields the
+    /// instance). Such a value may re-enter the object once at a time; meeting the object
+    /// again inside it is a cycle.
+    @inline(never)
+    func reenter<R>(_ slot: ArchiveSlot, at path: CodingPathNode, _ body: () throws -> R) throws -> R {
+        guard case .uid(let uid) = slot, state.filling[uid]?.reentered == false else {
+            throw corrupted(at: path, slot: slot, cycleMessage(slot))
+        }
+        state.filling[uid]?.reentered = true
+        state.depth += 1
+        defer {
+            state.depth -= 1
+            state.filling[uid]?.reentered = false
+        }
+        return try body()
+    }
+
     /// Records `instance` as object `uid`, then lets it read its fields, so that a
     /// reference back to `uid` meanwhile yields it.
     ///
@@ -147,13 +166,13 @@ extension _ArchiveDecoder {
     func fill(_ instance: some ArchiveReferenceDecodable, uid: Int, at path: CodingPathNode) throws {
         if let failure = state.abandonedFill { throw failure }
         state.instances[uid] = instance
-        state.filling[uid] = false
+        state.filling[uid] = FillState()
         do {
             try decoding(at: .uid(uid), path) { try instance.decodeFields(from: self) }
             state.filling[uid] = nil
         } catch {
             state.instances[uid] = nil
-            if state.filling.removeValue(forKey: uid) == true, state.abandonedFill == nil { state.abandonedFill = error }
+            if state.filling.removeValue(forKey: uid)?.handedOut == true, state.abandonedFill == nil { state.abandonedFill = error }
             throw error
         }
     }
@@ -164,4 +183,12 @@ extension _ArchiveDecoder {
         if let failure = state.abandonedFill { throw failure }
         return value
     }
+}
+
+/// An ``ArchiveReferenceDecodable`` object whose fields are being read.
+struct FillState {
+    /// Whether the instance was handed out meanwhile (a back-reference).
+    var handedOut = false
+    /// Whether a value type has re-entered the object (see `_ArchiveDecoder.reenter`).
+    var reentered = false
 }

@@ -48,6 +48,37 @@ private final class LegacyHolder: ArchiveCoding {
     }
 }
 
+/// A two-phase class whose links are wrapped in an enum (how heterogeneous elements are often modelled).
+private final class Linked: ArchiveReferenceDecodable {
+    var name = ""
+    var links: [Link] = []
+    var shadow: Shadow?
+    init() {}
+    enum CodingKeys: String, CodingKey { case name, links, shadow }
+    func decodeFields(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        links = try container.decode([Link].self, forKey: .links)
+        shadow = try container.decodeIfPresent(Shadow.self, forKey: .shadow)
+    }
+}
+
+/// Wraps `Linked`, reading it in place.
+private enum Link: Decodable {
+    case linked(Linked)
+    init(from decoder: any Decoder) throws { self = .linked(try decoder.singleValueContainer().decode(Linked.self)) }
+    var object: Linked { switch self { case .linked(let object): return object } }
+}
+
+/// Reads a `Linked` object's fields as a value: a value type, so it cannot close a cycle.
+private indirect enum Shadow: Decodable {
+    case shadow(Shadow?)
+    enum CodingKeys: String, CodingKey { case shadow }
+    init(from decoder: any Decoder) throws {
+        self = .shadow(try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(Shadow.self, forKey: .shadow))
+    }
+}
+
 private func message<T: Decodable>(decoding type: T.Type, _ data: Data, _ configure: (ArchiveDecoder) -> Void = { _ in }) -> String? {
     let decoder = ArchiveDecoder()
     configure(decoder)
@@ -91,6 +122,32 @@ struct CycleLimitTests {
             classEntry("NodeBox"), classEntry("NSArray"),
         ]))
         #expect(selfBox?.contains("ArchiveReferenceDecodable") == true)
+    }
+
+    @Test("A value type that wraps a two-phase class reaches it again as a back-reference; reading its fields again is a cycle")
+    func wrapperReentry() throws {
+        // Linked 1 links to itself and to 2; 2 links back to 1. Every link goes through the enum.
+        let objects = [
+            dict(["$class": uid(5), "name": .string("one"), "links": uid(3)]),
+            dict(["$class": uid(5), "name": .string("two"), "links": uid(4)]),
+            dict(["$class": uid(6), "NS.objects": .array([uid(1), uid(2)])]),
+            dict(["$class": uid(6), "NS.objects": .array([uid(1)])]),
+            classEntry("Linked"), classEntry("NSArray"),
+        ]
+        let root = try ArchiveDecoder().decode(Link.self, from: archive(objects)).object
+        defer { root.links = [] }
+        #expect(root.links.map(\.object.name) == ["one", "two"])
+        #expect(root.links[0].object === root && root.links[1].object.links[0].object === root)
+
+        // Linked 1's shadow reads object 1 again as a value, whose shadow is object 1 again.
+        let shadowed = [
+            dict(["$class": uid(3), "name": .string("one"), "links": uid(2), "shadow": uid(1)]),
+            dict(["$class": uid(4), "NS.objects": .array([])]),
+            classEntry("Linked"), classEntry("NSArray"),
+        ]
+        let error = message(decoding: Link.self, archive(shadowed))
+        #expect(error?.contains("reference cycle: object 1 contains itself") == true, "\(error ?? "decoded")")
+        #expect(error?.contains("shadow.shadow") == true)
     }
 
     @Test("A two-phase object reached again as another type is a typeMismatch, finished or half-built")

@@ -11,6 +11,30 @@ import Testing
 // that the key is there; that it names the parent's UID is checked on the raw archive,
 // and the whole graph is compared with the one Foundation's archiver writes.
 
+// MARK: - The shape `keyedarchive swift` is to generate for a class on a cycle
+
+/// What the generator should emit for CodegenPerson, whose `friend`s form a cycle.
+final class GeneratedCyclicPerson: ArchiveReferenceCodable {
+    var name: String = ""
+    var age: Int = 0
+    var nickname: String?
+    var friend: GeneratedCyclicPerson?
+
+    init() {}
+
+    enum CodingKeys: String, CodingKey {
+        case name, age, nickname, friend
+    }
+
+    func decodeFields(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        age = try container.decode(Int.self, forKey: .age)
+        nickname = try container.decodeIfPresent(String.self, forKey: .nickname)
+        friend = try container.decodeIfPresent(GeneratedCyclicPerson.self, forKey: .friend)
+    }
+}
+
 // MARK: - NSCoding side
 
 final class CycleFoundationNode: NSObject, NSCoding {
@@ -168,5 +192,18 @@ struct CyclesWithFoundationTests {
         #expect(throws: DecodingError.self) {
             try ArchiveDecoder().decode([[String]].self, from: try corpusData("apple/nskeyedunarchiver-rs/circularReference.plist"))
         }
+    }
+
+    @Test("The class shape the code generator is to emit decodes Foundation's two-person cycle with identity")
+    func generatedShape() throws {
+        let ada = try ArchiveDecoder().decode(GeneratedCyclicPerson.self, from: try CodegenFixtures.cycle())
+        defer { ada.friend = nil }
+        #expect(ada.name == "Ada" && ada.age == 36 && ada.nickname == nil)
+        #expect(ada.friend?.name == "Grace")
+        #expect(ada.friend?.friend === ada)
+        // And writes it back as the same graph.
+        let again = try ArchiveDecoder().decode(GeneratedCyclicPerson.self, from: try ArchiveEncoder().encode(ada))
+        defer { again.friend = nil }
+        #expect(again.friend?.friend === again && again.friend?.age == 85)
     }
 }

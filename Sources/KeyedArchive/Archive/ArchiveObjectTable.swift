@@ -83,6 +83,9 @@ final class ArchiveObjectTable {
     /// Value types (by metatype address) that are neither special-cased nor classes: the
     /// encoder's memo of its dynamic checks.
     @exclusivity(unchecked) var plainValueTypes = ScalarRefTable()
+    /// Classes (by metatype address) already seen: 1 for an ``ArchiveReferenceDecodable``
+    /// class, 0 for any other (the encoder's memo of that dynamic check).
+    @exclusivity(unchecked) var referenceClasses = ScalarRefTable()
     /// Keeps encoded instances alive so their `ObjectIdentifier`s stay unique.
     @exclusivity(unchecked) var retainedInstances: [AnyObject] = []
 

@@ -109,13 +109,23 @@ final class _ArchiveEncoder: Encoder {
         if let uid = table.instanceUIDs[id] { return uid }
         // An ArchiveReferenceDecodable instance gets its UID when it opens its container,
         // before its fields are written, so a reference back to it (a cycle) is that UID.
-        let isReference = value is any ArchiveReferenceDecodable
+        let isReference = isReferenceClass(value)
         guard table.instancesInProgress.insert(id).inserted else { throw cycleError(value, isReference: isReference, at: path()) }
         table.retainedInstances.append(object)
         let uid = try boxComposite(value, at: path(), reference: isReference ? id : nil)
         table.instancesInProgress.remove(id)
         table.instanceUIDs[id] = uid
         return uid
+    }
+
+    /// Whether `value`'s class adopts ``ArchiveReferenceDecodable``, checked once per class.
+    @inline(__always)
+    private func isReferenceClass<T>(_ value: T) -> Bool {
+        let classKey = UInt64(UInt(bitPattern: ObjectIdentifier(type(of: value))))
+        if let known = table.referenceClasses.ref(for: classKey) { return known != 0 }
+        let isReference = value is any ArchiveReferenceDecodable
+        table.referenceClasses.insert(classKey, isReference ? 1 : 0)
+        return isReference
     }
 
     @inline(never)

@@ -25,17 +25,6 @@ public enum NestedPropertyList: Sendable {
         }
     }
 
-    /// Whether `bytes` start as a binary (`bplist`) or XML property list does. Costs a few
-    /// byte comparisons: data that is not a property list is never parsed.
-    static func looksLikePropertyList(_ bytes: Data) -> Bool {
-        if bytes.starts(with: Array("bplist".utf8)) { return true }
-        var text = bytes.prefix(256)
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
-        let start = text.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-        return start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<plist".utf8))
-            || start.starts(with: Array("<!DOCTYPE plist".utf8))
-    }
-
     /// Reads `bytes` as a keyed archive, or else as a plain property list; `nil` when
     /// they are neither.
     static func read(_ bytes: Data, limits: ArchiveDecoder.Limits) -> NestedPropertyList? {
@@ -46,7 +35,7 @@ public enum NestedPropertyList: Sendable {
 
     /// A property-list tree as archive values (no references: a plain plist has none).
     /// The reader bounds the tree's depth by `maxDepth`, so this recursion is bounded too.
-    private static func plain(_ value: PropertyListValue) -> ArchivedValue {
+    static func plain(_ value: PropertyListValue) -> ArchivedValue {
         switch value {
         case .string(let text): return .string(text)
         case .integer(let number): return .integer(number)
@@ -102,7 +91,7 @@ public struct NestedPropertyLists: Sendable {
     /// or `nil` when they are not a property list or a limit is reached (then counted in
     /// ``skipped``).
     public mutating func open(_ bytes: Data, level: Int) -> NestedPropertyList? {
-        guard NestedPropertyList.looksLikePropertyList(bytes) else { return nil }
+        guard InputKind(sniffing: bytes).isPropertyList else { return nil }  // a few byte comparisons
         guard level <= maxDepth, bytes.count <= remainingBytes else {
             skipped += 1
             return nil

@@ -41,7 +41,7 @@ enum JsonCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        let view = try input.view()
+        let view = try input.viewOrPropertyList()
         var out = OutputBuffer.capturing()
         var nested = arguments.has("expand-nested") ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil
         try write(view, key: arguments.value("key"), classes: !arguments.has("no-classes"), pretty: !arguments.has("compact"),

@@ -109,7 +109,7 @@ open class ArchiveEncoder: @unchecked Sendable {
     ///
     /// The label matters: `encode(["a": x, "b": y])` without it encodes one dictionary
     /// under `root`, as for any other value. To choose the order of the keys yourself,
-    /// pass `KeyValuePairs` (``encode(topLevel:)-(KeyValuePairs<String,any Encodable>)``).
+    /// pass `KeyValuePairs` (``encode(topLevel:)-(KeyValuePairs<String,Encodable>)``).
     open func encode(topLevel values: [String: any Encodable]) throws -> Data {
         try encodeTop(values.sorted { $0.key < $1.key })
     }
@@ -122,7 +122,7 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// ```
     ///
     /// A dictionary literal passed straight to `encode(topLevel:)` is a `Dictionary`, whose
-    /// keys are written sorted (``encode(topLevel:)-([String:any Encodable])``).
+    /// keys are written sorted (``encode(topLevel:)-([String:Encodable])``).
     open func encode(topLevel values: KeyValuePairs<String, any Encodable>) throws -> Data {
         try encodeTop(values.map { ($0.key, $0.value) })
     }

@@ -7,8 +7,9 @@ import Glibc
 import Musl
 #endif
 
-/// A failed system call: which one, and `errno`'s text.
-struct SystemCallError: Error, CustomStringConvertible {
+/// A failed system call: which one, and `errno`'s text (also as `localizedDescription`,
+/// for code that shows an ``ArchiveStoreError``'s `underlyingError`).
+struct SystemCallError: Error, CustomStringConvertible, LocalizedError {
     let call: String
     let code: Int32
 
@@ -18,6 +19,8 @@ struct SystemCallError: Error, CustomStringConvertible {
     }
 
     var description: String { "\(call): \(String(cString: strerror(code)))" }
+
+    var errorDescription: String? { description }
 }
 
 /// The file operations behind ``ArchiveStore``, on POSIX calls, so that every step that

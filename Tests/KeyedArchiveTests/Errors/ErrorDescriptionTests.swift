@@ -36,6 +36,21 @@ struct ErrorDescriptionTests {
         #expect(!error.localizedDescription.contains("error 1"))
     }
 
+    @Test("ArchiveStoreError's underlying system error has a description too")
+    func underlyingSystemError() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ka-errors-gone-\(UUID())")
+        let store = try ArchiveStore(directory: folder)
+        try FileManager.default.removeItem(at: folder)
+        do {
+            try store.save(1, as: "one")
+            Issue.record("saved into a removed directory")
+        } catch let error as ArchiveStoreError {
+            #expect(error.localizedDescription.contains("No such file or directory"), "\(error)")
+            let underlying = try #require(error.underlyingError)
+            #expect(underlying.localizedDescription.contains("No such file or directory"), "\(underlying)")
+        }
+    }
+
     @Test("ArchiveStoreError from a real store")
     func archiveStoreErrorThrown() throws {
         let store = try ArchiveStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("ka-errors-\(UUID())"))

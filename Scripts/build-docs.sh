@@ -9,7 +9,8 @@
 # Uses only the toolchain: `swift build` emits the library's symbol graphs, and the
 # toolchain's `docc convert` turns them and the catalog into the site. Any DocC warning
 # (a broken symbol link, an unresolved article reference, a malformed doc comment) fails
-# the script.
+# the script, and so does any link of the built site that leads to no page
+# (Scripts/check-doc-links.py).
 #
 # The symbol-graph build uses its own scratch path (.build/docs-build) so that its compiler
 # flags do not invalidate the main .build.
@@ -68,4 +69,7 @@ if [[ $status -ne 0 ]] || grep -qE '(^|[^a-z])(warning|error):' "$log"; then
     echo "error: docc reported problems (see above); the documentation must build without warnings" >&2
     exit 1
 fi
+# Every link of every page must lead to a page of the site (DocC can write a breadcrumb to a
+# page it never generates, and passes relative Markdown links through).
+python3 Scripts/check-doc-links.py "$output"
 echo "== Documentation in $output (open documentation/keyedarchive/index.html through a web server)"

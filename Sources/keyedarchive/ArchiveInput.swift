@@ -53,6 +53,25 @@ struct ArchiveInput {
         }
     }
 
+    /// Opens the input as an archive, or, for `dump` and `json`, a plain property list as
+    /// a view holding its tree under `plist`; a note on standard error says which it is.
+    func viewOrPropertyList() throws(ToolError) -> KeyedArchiveView {
+        do {
+            return try KeyedArchiveView(data: data)
+        } catch let error as KeyedArchiveError where error.isPlainPropertyList {
+            do {
+                let view = try KeyedArchiveView(plainPropertyList: data, limits: ArchiveDecoder.Limits())
+                let format = InputKind(sniffing: data) == .binaryPropertyList ? "binary" : "XML"
+                Terminal.err("note: \(name) is a plain property list (\(format)), not a keyed archive; shown under 'plist'")
+                return view
+            } catch {
+                throw ToolError(file: name, Self.describe(error))
+            }
+        } catch {
+            throw ToolError(file: name, Self.describe(error))
+        }
+    }
+
     /// Reads the input as a property-list tree, for commands that work on the raw plist,
     /// under the same limits and one visit budget as the view.
     func propertyList() throws(ToolError) -> PropertyListValue {
@@ -65,13 +84,6 @@ struct ArchiveInput {
 
     /// A one-line reason for a library error.
     static func describe(_ error: any Error) -> String {
-        switch error {
-        case let error as PropertyListError:
-            return "not a property list: \(error.message)"
-        case let error as KeyedArchiveError:
-            return "not a valid keyed archive: \(error.description)"
-        default:
-            return "\(error)"
-        }
+        KeyedArchiveError.notAnArchiveReason(error)
     }
 }

@@ -2,7 +2,9 @@
 /// (`OVERVIEW:` / `USAGE:` / `ARGUMENTS:` / `OPTIONS:`), wrapped at 80 columns.
 enum Help {
     static let toolName = "keyedarchive"
-    static let version = "0.1.0"
+    /// The package's version, the latest version heading of CHANGELOG.md (a test checks
+    /// that they agree). Written only here.
+    static let version = "1.0.0"
     static let abstract = "Inspect, convert and check Apple keyed archives (NSKeyedArchiver files), and generate Swift types for them."
 
     /// The tool's own help: its commands and global options.

@@ -5,11 +5,11 @@
 /// ```swift
 /// ArchiveDateText.iso8601(sinceReferenceDate: 0)   // "2001-01-01T00:00:00Z"
 /// ```
-public enum ArchiveDateText {
+package enum ArchiveDateText {
     /// `2021-03-04T05:06:07Z`, with a fraction (to the microsecond, trailing zeros
     /// dropped) when there is one; `nil` when the time is not finite or falls outside
     /// the years 0001–9999.
-    public static func iso8601(sinceReferenceDate seconds: Double) -> String? {
+    package static func iso8601(sinceReferenceDate seconds: Double) -> String? {
         // Counted from 1970 (as Unix time), so that fractions round as they always have.
         let unix = seconds + PropertyListValue.referenceDateOffset
         // 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z.

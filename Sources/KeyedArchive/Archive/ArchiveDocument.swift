@@ -27,18 +27,13 @@ struct ArchiveDocument: Sendable {
 
     /// Reads `data` as a binary property list, converting XML first when needed.
     static func binaryPropertyList(from data: Data, maxDepth: Int) throws -> BinaryPropertyList {
-        let bytes = [UInt8](data)
-        if bytes.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"
-            return try BinaryPropertyList(bytes: bytes)
-        }
-        // Straight into a binary property list, with no tree in between.
-        return try BinaryPropertyList(bytes: XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth))
+        try PropertyListInput.read(data, maxDepth: maxDepth)
     }
 
     init(plist: BinaryPropertyList) throws {
         self.plist = plist
         guard case .dictionary(let keys, let values) = try plist.object(plist.topObject) else {
-            throw KeyedArchiveError("the property list's root is not a dictionary, so it is not a keyed archive")
+            throw KeyedArchiveError.plainPropertyList
         }
         var archiver: Int?
         var version: Int?
@@ -56,7 +51,11 @@ struct ArchiveDocument: Sendable {
             default: break
             }
         }
-        guard let archiver else { throw KeyedArchiveError("missing $archiver", key: "$archiver") }
+        guard let archiver else {
+            // No envelope key at all: an ordinary property list (settings, Info.plist…).
+            guard version != nil || topRef != nil || objectsRef != nil else { throw KeyedArchiveError.plainPropertyList }
+            throw KeyedArchiveError("missing $archiver", key: "$archiver")
+        }
         let archiverName = try plist.string(archiver)
         guard archiverName == "NSKeyedArchiver" else {
             throw KeyedArchiveError("$archiver is \(archiverName.map { "'\($0)'" } ?? "not a string"), expected 'NSKeyedArchiver'", key: "$archiver")

@@ -18,9 +18,8 @@ extension KeyedArchiveView {
         public var foundationSummaries: Bool
         /// Whether data that holds a keyed archive or another binary or XML property list
         /// is shown as `keyed archive, N bytes` (or `property list, N bytes`) with its
-        /// contents one level deeper. Nested property lists open within
-        /// ``NestedPropertyLists``' limits (the view's `maxDepth` levels, and bytes parsed
-        /// within its work budget); beyond them data is shown as bytes and
+        /// contents one level deeper. Nested property lists open within the view's limits
+        /// (`maxDepth` levels, and bytes parsed within its work budget); beyond them data is shown as bytes and
         /// ``RenderReport/unexpandedPropertyLists`` counts it.
         public var expandsNestedPropertyLists: Bool
 

@@ -5,7 +5,7 @@
 /// ```swift
 /// FoundationClassKind.kind(ofClasses: ["NSMutableArray", "NSArray", "NSObject"])   // .array
 /// ```
-public enum FoundationClassKind: Sendable, Hashable {
+package enum FoundationClassKind: Sendable, Hashable {
     /// NSString, NSMutableString.
     case string
     /// NSData, NSMutableData.
@@ -30,7 +30,7 @@ public enum FoundationClassKind: Sendable, Hashable {
     case dictionary
 
     /// Every Foundation class the package reads as a value or collection, by archived name.
-    public static let byClassName: [String: FoundationClassKind] = [
+    package static let byClassName: [String: FoundationClassKind] = [
         "NSString": .string, "NSMutableString": .string,
         "NSData": .data, "NSMutableData": .data,
         "NSDate": .date, "NSURL": .url, "NSUUID": .uuid, "NSNull": .null,
@@ -44,7 +44,7 @@ public enum FoundationClassKind: Sendable, Hashable {
     /// The kind of an object whose `$classes` chain (most specific first) is `classes`:
     /// the first Foundation class in the chain, so that a subclass of NSArray reads as an
     /// array, as `NSKeyedUnarchiver` would instantiate it.
-    public static func kind(ofClasses classes: [String]) -> FoundationClassKind? {
+    package static func kind(ofClasses classes: [String]) -> FoundationClassKind? {
         for name in classes {
             if let kind = byClassName[name] { return kind }
         }

@@ -1,7 +1,11 @@
+import Foundation
+
 /// A structural problem in a keyed archive: what is wrong, and where.
 ///
-/// Typed decoding wraps it in a `DecodingError` (as its `underlyingError`, with the coding
-/// path); the untyped ``KeyedArchiveView`` throws it directly.
+/// Typed decoding reports it as a `DecodingError` whose description carries the same message,
+/// object index and coding path; the untyped ``KeyedArchiveView`` throws it directly. A
+/// property list without the keyed-archive envelope is named as such: "a plain property
+/// list, not a keyed archive".
 ///
 /// ```swift
 /// do {
@@ -10,7 +14,7 @@
 ///     print(error.objectIndex ?? -1, error.key ?? "", error.message)
 /// }
 /// ```
-public struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// What is wrong.
     public var message: String
     /// The index in `$objects` of the object where the problem is, when there is one.
@@ -24,6 +28,32 @@ public struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvert
         self.objectIndex = objectIndex
         self.key = key
     }
+
+    /// The error for a well-formed property list that has no keyed-archive envelope
+    /// (`$archiver`, `$objects`, `$top`): a settings file, an `Info.plist`…
+    package static let plainPropertyList = KeyedArchiveError("a plain property list, not a keyed archive")
+
+    /// Whether the data is a property list without the keyed-archive envelope.
+    package var isPlainPropertyList: Bool { self == .plainPropertyList }
+
+    /// Why data could not be opened as a keyed archive, in one line without repetition:
+    /// "not a property list (it looks like a JPEG image)", "a plain property list, not a
+    /// keyed archive", "invalid property list: …", or "not a valid keyed archive: …". The
+    /// decoder, `ArchiveStore` and the `keyedarchive` tool all say it this way.
+    package static func notAnArchiveReason(_ error: any Error) -> String {
+        switch error {
+        case let error as KeyedArchiveError where error.isPlainPropertyList: return error.description
+        case let error as KeyedArchiveError: return "not a valid keyed archive: \(error)"
+        default: return "\(error)"
+        }
+    }
+
+    /// The same text as ``description``, for `error.localizedDescription`.
+    ///
+    /// ```swift
+    /// print(error.localizedDescription)   // object 5, key 'name': UID 9 is out of range (5 objects)
+    /// ```
+    public var errorDescription: String? { description }
 
     /// "object 5, key 'name': message".
     public var description: String {

@@ -91,6 +91,17 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         topLevel = document.top.map { TopLevelEntry(key: $0.key, value: $0.uid == 0 ? .null : .reference($0.uid)) }
     }
 
+    /// A view of a plain property list (one without the keyed-archive envelope), for the
+    /// tool's `dump` and `json`: no objects, and the whole tree under the top-level key
+    /// `plist`, read under `limits` (depth, cycles and one visit budget).
+    package init(plainPropertyList data: Data, limits: ArchiveDecoder.Limits) throws {
+        let tree = try PropertyListValue(propertyList: data, limits: limits)
+        objects = []
+        self.limits = limits
+        inputSize = data.count
+        topLevel = [TopLevelEntry(key: "plist", value: NestedPropertyList.plain(tree))]
+    }
+
     /// The rendered tree (``render(options:)`` with default options).
     public var description: String { render() }
 }

@@ -7,7 +7,7 @@ import Foundation
 /// var nested = NestedPropertyLists(inputSize: data.count)
 /// if case .archive(let inner)? = nested.open(bytes, level: 1) { print(inner.render()) }
 /// ```
-public enum NestedPropertyList: Sendable {
+package enum NestedPropertyList: Sendable {
     /// A keyed archive: shown as its own object graph.
     case archive(KeyedArchiveView)
     /// Any other property list, as a tree of plain values (a UID as its number).
@@ -18,22 +18,11 @@ public enum NestedPropertyList: Sendable {
     /// ```swift
     /// print(content.kind)   // "keyed archive"
     /// ```
-    public var kind: String {
+    package var kind: String {
         switch self {
         case .archive: return "keyed archive"
         case .propertyList: return "property list"
         }
-    }
-
-    /// Whether `bytes` start as a binary (`bplist`) or XML property list does. Costs a few
-    /// byte comparisons: data that is not a property list is never parsed.
-    static func looksLikePropertyList(_ bytes: Data) -> Bool {
-        if bytes.starts(with: Array("bplist".utf8)) { return true }
-        var text = bytes.prefix(256)
-        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
-        let start = text.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-        return start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<plist".utf8))
-            || start.starts(with: Array("<!DOCTYPE plist".utf8))
     }
 
     /// Reads `bytes` as a keyed archive, or else as a plain property list; `nil` when
@@ -46,7 +35,7 @@ public enum NestedPropertyList: Sendable {
 
     /// A property-list tree as archive values (no references: a plain plist has none).
     /// The reader bounds the tree's depth by `maxDepth`, so this recursion is bounded too.
-    private static func plain(_ value: PropertyListValue) -> ArchivedValue {
+    static func plain(_ value: PropertyListValue) -> ArchivedValue {
         switch value {
         case .string(let text): return .string(text)
         case .integer(let number): return .integer(number)
@@ -82,18 +71,18 @@ public enum NestedPropertyList: Sendable {
 /// case nil: print("plain data")
 /// }
 /// ```
-public struct NestedPropertyLists: Sendable {
+package struct NestedPropertyLists: Sendable {
     /// How many levels nested property lists may open inside one another.
-    public var maxDepth: Int { limits.maxDepth }
+    package var maxDepth: Int { limits.maxDepth }
     /// The limits nested archives are read with.
-    public let limits: ArchiveDecoder.Limits
+    package let limits: ArchiveDecoder.Limits
     /// The bytes that may still be parsed.
-    public private(set) var remainingBytes: Int
+    package private(set) var remainingBytes: Int
     /// Property lists left unopened because a limit was reached.
-    public private(set) var skipped = 0
+    package private(set) var skipped = 0
 
     /// Limits for a document of `inputSize` bytes read with `limits`.
-    public init(inputSize: Int, limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) {
+    package init(inputSize: Int, limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) {
         self.limits = limits
         remainingBytes = max(0, limits.visitBudget(forInputSize: inputSize))
     }
@@ -101,8 +90,8 @@ public struct NestedPropertyLists: Sendable {
     /// The content of `bytes` at nesting level `level` (1 for data in the input itself),
     /// or `nil` when they are not a property list or a limit is reached (then counted in
     /// ``skipped``).
-    public mutating func open(_ bytes: Data, level: Int) -> NestedPropertyList? {
-        guard NestedPropertyList.looksLikePropertyList(bytes) else { return nil }
+    package mutating func open(_ bytes: Data, level: Int) -> NestedPropertyList? {
+        guard InputKind(sniffing: bytes).isPropertyList else { return nil }  // a few byte comparisons
         guard level <= maxDepth, bytes.count <= remainingBytes else {
             skipped += 1
             return nil

@@ -46,7 +46,7 @@ public struct NSCodingObject<Object: NSObject & NSCoding>: Codable {
         } catch {
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: decoder.codingPath,
-                debugDescription: "The archived \(Object.self) could not be read: \(error)", underlyingError: error))
+                debugDescription: "The archived \(Object.self) could not be read", underlyingError: error))
         }
     }
 }

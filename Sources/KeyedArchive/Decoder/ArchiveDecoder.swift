@@ -193,8 +193,7 @@ open class ArchiveDecoder: @unchecked Sendable {
             let keys = session.document.topEntries.map { "'\($0.key)'" }.joined(separator: ", ")
             throw DecodingError.dataCorrupted(DecodingError.Context(
                 codingPath: [],
-                debugDescription: "The archive has no top-level key '\(key)' (its $top keys: \(keys.isEmpty ? "none" : keys))",
-                underlyingError: KeyedArchiveError("no top-level key '\(key)'", key: key)))
+                debugDescription: "The archive has no top-level key '\(key)' (its $top keys: \(keys.isEmpty ? "none" : keys))"))
         }
         return try session.decode(T.self, at: entry.ref, path: key == "root" ? .root : .root.appending(ArchiveCodingKey(stringValue: key)))
     }
@@ -233,13 +232,16 @@ open class ArchiveDecoder: @unchecked Sendable {
         return Session(document: document, decoder: decoder)
     }
 
-    /// Opens the envelope, reporting any problem as `DecodingError.dataCorrupted`.
+    /// Opens the envelope, reporting any problem as `DecodingError.dataCorrupted` whose
+    /// description states the cause once ("The data is not a property list (it looks like
+    /// a JPEG image)"), with no underlying error repeating it.
     static func open(_ data: Data, maxDepth: Int) throws -> ArchiveDocument {
         do {
             return try ArchiveDocument(data: data, maxDepth: maxDepth)
         } catch {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: [], debugDescription: "The data is not a valid keyed archive: \(error)", underlyingError: error))
+            let reason = KeyedArchiveError.notAnArchiveReason(error)
+            let text = reason.hasPrefix("invalid property list") ? "not a valid keyed archive: " + reason : reason
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "The data is " + text))
         }
     }
 }

@@ -6,19 +6,37 @@ import Foundation
 extension _ArchiveDecoder {
     @inline(never)
     func typeMismatch(_ type: Any.Type, found object: BinaryPropertyList.Object, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
-        typeMismatch(type, found: describe(object, in: slot), slot: slot, at: path)
+        typeMismatch(type, found: describe(object, in: slot), slot: slot, at: path,
+                     hint: Self.isBooleanNumberMix(type, object) ? Self.booleanHint : nil)
     }
 
-    /// "Expected URL but found an object of class 'NSData' at object 4, path 'link'".
+    /// "Expected URL but found an object of class 'NSData' at object 4, path 'link'",
+    /// followed by `hint` when there is one.
     @inline(never)
-    func typeMismatch(_ type: Any.Type, found description: String, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
+    func typeMismatch(_ type: Any.Type, found description: String, slot: ArchiveSlot, at path: CodingPathNode,
+                      hint: String? = nil) -> DecodingError {
         var text = ErrorText("Expected ")
         text.add(typeName(type))
         text.add(" but found ")
         text.add(description)
         text.add(" at ")
         addPlace(slot, path, to: &text)
+        if let hint { text.add(hint) }
         return DecodingError.typeMismatch(type, DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
+    }
+
+    /// The fix for a strict Boolean read of a 0 or 1 (or a number read of a Boolean).
+    static let booleanHint = ". Archives written by Foundation on Linux store 0/1 and false/true as one object:"
+        + " read them with booleanDecodingStrategy = .numbersAreBooleans"
+
+    /// Whether `object` would have been read under ``ArchiveDecoder/BooleanDecodingStrategy/numbersAreBooleans``:
+    /// a `Bool` asked of the integer 0 or 1, or a number asked of a Boolean.
+    private static func isBooleanNumberMix(_ type: Any.Type, _ object: BinaryPropertyList.Object) -> Bool {
+        switch object {
+        case .integer(0), .integer(1): return type == Bool.self
+        case .bool: return type is any BinaryInteger.Type || type is any BinaryFloatingPoint.Type
+        default: return false
+        }
     }
 
     @inline(never)
@@ -30,15 +48,15 @@ extension _ArchiveDecoder {
         return DecodingError.valueNotFound(type, DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
     }
 
+    /// "Message (at object 5, path 'name')": the cause stated once, in the description, with
+    /// no underlying error that would repeat it when the error is printed.
     @inline(never)
-    func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String, underlying: (any Error)? = nil) -> DecodingError {
+    func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String) -> DecodingError {
         var text = ErrorText(sentence(message))
         text.add(" (at ")
         addPlace(slot, path, to: &text)
         text.add(")")
-        return DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: codingPath(of: path), debugDescription: text.string,
-            underlyingError: underlying ?? KeyedArchiveError(message, objectIndex: slot.objectIndex, key: path.lastKeyName)))
+        return DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
     }
 
     /// The coding path of `node`, for an error or a `codingPath` request. An error costs

@@ -192,10 +192,9 @@ final class _ArchiveDecoder: Decoder {
     /// Checks that an archived object (a dictionary in `$objects`) has a `$class` that
     /// points at a class entry with a `$classname`. Each class entry is read once.
     func validateObject(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList, slot: ArchiveSlot, at path: CodingPathNode) throws {
-        guard case .uid(let uid) = slot else { return }  // inline dictionaries are not objects
+        guard case .uid = slot else { return }  // inline dictionaries are not objects
         guard try archivedClass(keys: keys, values: values, slot: slot, at: path) != nil else {
-            throw corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object",
-                            underlying: KeyedArchiveError("object has no $class, so it is not an archived object", objectIndex: uid, key: "$class"))
+            throw corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object")
         }
     }
 
@@ -217,9 +216,9 @@ final class _ArchiveDecoder: Decoder {
     func readingFailure(_ error: any Error, slot: ArchiveSlot, at path: CodingPathNode) -> any Error {
         if let error = error as? DecodingError { return error }
         if let error = error as? KeyedArchiveError {
-            return corrupted(at: path, slot: error.objectIndex.map { .uid($0) } ?? slot, error.message, underlying: error)
+            return corrupted(at: path, slot: error.objectIndex.map { .uid($0) } ?? slot, error.message)
         }
-        return corrupted(at: path, slot: slot, "\(error)", underlying: error)
+        return corrupted(at: path, slot: slot, "\(error)")
     }
 
     /// Whether a slot is nil: UID 0, or an NSNull object (how NSArray and NSDictionary,

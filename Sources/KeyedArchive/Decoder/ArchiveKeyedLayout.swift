@@ -20,8 +20,7 @@ enum ArchiveKeyedLayout {
         let uid = slot.objectIndex
         guard case .uid = slot else { return (.fields(keys: keys, values: values), uid) }
         guard let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else {
-            throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object",
-                                    underlying: KeyedArchiveError("object has no $class, so it is not an archived object", objectIndex: uid, key: "$class"))
+            throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object")
         }
         switch chain.keyedLayout {
         case .fields: return (.fields(keys: keys, values: values), uid)

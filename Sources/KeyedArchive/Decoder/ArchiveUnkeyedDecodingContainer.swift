@@ -110,7 +110,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             case .slots(let slots): return slots[currentIndex]
             }
         } catch {
-            throw decoder.corrupted(at: path.appending(index: currentIndex), slot: .uid(uid), "\(error)", underlying: error)
+            throw decoder.corrupted(at: path.appending(index: currentIndex), slot: .uid(uid), "\(error)")
         }
     }
 

@@ -94,14 +94,40 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// Encodes several values, each under its own top-level key, into one archive (one
     /// object table: a class instance shared between them is written once).
     ///
+    /// The keys are written in sorted order, whatever order the dictionary holds them in,
+    /// so the same values always give the same bytes. A dictionary built at run time works
+    /// as well as a literal:
+    ///
     /// ```swift
     /// let data = try ArchiveEncoder().encode(topLevel: ["personOne": ada, "personTwo": grace])
     /// let two = try ArchiveDecoder().decode(Person.self, forKey: "personTwo", from: data)
+    ///
+    /// var entries: [String: any Encodable] = [:]
+    /// for (index, person) in people.enumerated() { entries["person\(index)"] = person }
+    /// let all = try ArchiveEncoder().encode(topLevel: entries)
     /// ```
     ///
     /// The label matters: `encode(["a": x, "b": y])` without it encodes one dictionary
-    /// under `root`, as for any other value.
+    /// under `root`, as for any other value. To choose the order of the keys yourself,
+    /// pass `KeyValuePairs` (``encode(topLevel:)-(KeyValuePairs<String,Encodable>)``).
+    open func encode(topLevel values: [String: any Encodable]) throws -> Data {
+        try encodeTop(values.sorted { $0.key < $1.key })
+    }
+
+    /// Encodes several values under their top-level keys, in the order given.
+    ///
+    /// ```swift
+    /// let pairs: KeyValuePairs<String, any Encodable> = ["session": session, "personOne": owner]
+    /// let data = try ArchiveEncoder().encode(topLevel: pairs)   // $top: session, personOne
+    /// ```
+    ///
+    /// A dictionary literal passed straight to `encode(topLevel:)` is a `Dictionary`, whose
+    /// keys are written sorted (``encode(topLevel:)-([String:Encodable])``).
     open func encode(topLevel values: KeyValuePairs<String, any Encodable>) throws -> Data {
+        try encodeTop(values.map { ($0.key, $0.value) })
+    }
+
+    private func encodeTop(_ values: [(key: String, value: any Encodable)]) throws -> Data {
         let (format, options, userInfo) = snapshot()
         let table = makeTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: userInfo, options: options)

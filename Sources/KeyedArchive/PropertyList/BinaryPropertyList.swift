@@ -11,7 +11,7 @@ import Foundation
 /// let plist = try BinaryPropertyList(data)
 /// let value = try plist.topValue()          // the whole tree
 /// ```
-public struct BinaryPropertyList: Sendable {
+package struct BinaryPropertyList: Sendable {
     /// The file's bytes.
     let bytes: [UInt8]
     /// Width in bytes of each offset-table entry (1…8).
@@ -19,21 +19,21 @@ public struct BinaryPropertyList: Sendable {
     /// Width in bytes of each object reference (1…8).
     let refSize: Int
     /// Number of objects in the offset table.
-    public let objectCount: Int
+    package let objectCount: Int
     /// Reference of the top object.
-    public let topObject: Int
+    package let topObject: Int
     /// Where the offset table starts; every object lies before it.
     let offsetTableStart: Int
 
     /// Validates the header and trailer of `data`.
     ///
     /// - Throws: ``PropertyListError`` when the data is not a sound `bplist00`.
-    public init(_ data: Data) throws {
+    package init(_ data: Data) throws {
         try self.init(bytes: [UInt8](data))
     }
 
     /// Validates the header and trailer of `bytes`.
-    public init(bytes: [UInt8]) throws {
+    package init(bytes: [UInt8]) throws {
         self.bytes = bytes
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else {
@@ -478,14 +478,14 @@ public struct BinaryPropertyList: Sendable {
     ///
     /// - Parameter maxDepth: containers nested deeper than this throw (protection against
     ///   malicious input; Apple's own reader uses 512).
-    public func topValue(maxDepth: Int = 512) throws -> PropertyListValue {
+    package func topValue(maxDepth: Int = 512) throws -> PropertyListValue {
         try value(at: topObject, maxDepth: maxDepth)
     }
 
     /// The tree under object `ref`. A container that contains itself, nesting deeper than
     /// `maxDepth`, or shared containers that would expand the tree past a size
     /// proportional to the file all throw.
-    public func value(at ref: Int, maxDepth: Int = 512) throws -> PropertyListValue {
+    package func value(at ref: Int, maxDepth: Int = 512) throws -> PropertyListValue {
         var walker = TreeWalker(plist: self, maxDepth: maxDepth)
         return try walker.value(ref, depth: 0)
     }

@@ -14,10 +14,10 @@ extension PropertyListValue {
     ///     malicious input).
     /// - Throws: ``PropertyListError`` saying what is wrong and where.
     public init(propertyList data: Data, maxDepth: Int = 512) throws {
-        if data.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"
-            self = try BinaryPropertyList(data).topValue(maxDepth: maxDepth)
-        } else {
-            self = try XMLPropertyListReader.read([UInt8](data), maxDepth: maxDepth)
+        switch InputKind(sniffing: data) {
+        case .binaryPropertyList: self = try BinaryPropertyList(data).topValue(maxDepth: maxDepth)
+        case .xmlPropertyList, .markup: self = try XMLPropertyListReader.read([UInt8](data), maxDepth: maxDepth)
+        case let kind: throw PropertyListError(notAPropertyList: kind)
         }
     }
 

@@ -76,18 +76,43 @@ public enum PropertyListFormat: String, Sendable, Hashable, CaseIterable {
 
 /// An error from the property-list engine: the input is not a well-formed property list.
 ///
-/// The message says what is wrong and where (byte offset, object number or line).
-public struct PropertyListError: Error, Sendable, CustomStringConvertible, Equatable {
+/// The message says what is wrong and where (byte offset, object number or line). Input
+/// that is no property list at all is named by what it looks like:
+///
+/// ```swift
+/// do {
+///     _ = try PropertyListValue(propertyList: jpegData)
+/// } catch let error as PropertyListError {
+///     print(error)   // not a property list (it looks like a JPEG image)
+/// }
+/// ```
+public struct PropertyListError: Error, Sendable, CustomStringConvertible, Equatable, LocalizedError {
     /// What went wrong, with its position.
     public var message: String
+    /// Whether the input is no property list at all (the message says what it looks like).
+    private var isOtherKindOfData = false
 
     /// Creates an error with a message.
     public init(_ message: String) {
         self.message = message
     }
 
-    /// "invalid property list: message".
-    public var description: String { "invalid property list: \(message)" }
+    /// The error for data that is not a property list at all, naming what it looks like.
+    package init(notAPropertyList kind: InputKind) {
+        message = kind.notAPropertyListReason
+        isOtherKindOfData = true
+    }
+
+    /// "invalid property list: message", or "not a property list (it looks like a JPEG
+    /// image)" for data of another kind.
+    public var description: String { isOtherKindOfData ? message : "invalid property list: \(message)" }
+
+    /// The same text as ``description``, for `error.localizedDescription`.
+    ///
+    /// ```swift
+    /// print(error.localizedDescription)   // invalid property list: unexpected end of data at line 3
+    /// ```
+    public var errorDescription: String? { description }
 }
 
 extension PropertyListValue {

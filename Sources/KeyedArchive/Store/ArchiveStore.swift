@@ -249,16 +249,14 @@ public final class ArchiveStore: Sendable {
     /// Why `data` is not a keyed archive holding a root value, or `nil` when it is one.
     private func envelopeProblem(_ data: Data) -> (cause: String, error: any Error)? {
         do {
-            let keys = try decoder.topLevelKeys(in: data)
+            let keys = try ArchiveDocument(data: data, maxDepth: decoder.limits.maxDepth).topEntries.map(\.key)
             if keys.contains("root") { return nil }
             let listed = keys.map { "'\($0)'" }.joined(separator: ", ")
             let error = KeyedArchiveError("the archive has no root value (its top-level keys: \(listed.isEmpty ? "none" : listed))", key: "root")
             return (error.description, error)
-        } catch let error as DecodingError {
-            if case .dataCorrupted(let context) = error { return (context.debugDescription, error) }
-            return ("\(error)", error)
         } catch {
-            return ("\(error)", error)
+            // "not a property list (it looks like a JPEG image)", "a plain property list, …"
+            return (KeyedArchiveError.notAnArchiveReason(error), error)
         }
     }
 }

@@ -15,7 +15,7 @@ import Foundation
 ///     print("damaged: \(error.file?.path ?? "?") — \(error.cause)")   // the file is left as it was
 /// }
 /// ```
-public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible {
+public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// What went wrong.
     ///
     /// ```swift
@@ -108,7 +108,7 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible {
     }
 
     /// One line naming the operation's file and the cause, e.g.
-    /// `corrupt file /…/session: The data is not a valid keyed archive: …`.
+    /// `corrupt file /…/session (left unchanged): not a property list (it looks like a JPEG image)`.
     ///
     /// ```swift
     /// print(error)   // invalid name ".cache": a name may not start with '.' (reserved for temporary files)
@@ -123,6 +123,14 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible {
         case .removeFailed: return "cannot remove \(file?.path ?? "?"): \(cause)"
         }
     }
+
+    /// The same line as ``description``, so that an app showing `error.localizedDescription`
+    /// shows the file and the cause.
+    ///
+    /// ```swift
+    /// print(error.localizedDescription)   // cannot read /…/session: Permission denied
+    /// ```
+    public var errorDescription: String? { description }
 
     private func quoted(_ text: String) -> String {
         "\"" + text.unicodeScalars.map { $0 == "\0" ? "\\0" : $0.escaped(asASCII: false) }.joined() + "\""

@@ -7,8 +7,9 @@ import Glibc
 import Musl
 #endif
 
-/// A failed system call: which one, and `errno`'s text.
-struct SystemCallError: Error, CustomStringConvertible {
+/// A failed system call: which one, and `errno`'s text (also as `localizedDescription`,
+/// for code that shows an ``ArchiveStoreError``'s `underlyingError`).
+struct SystemCallError: Error, CustomStringConvertible, LocalizedError {
     let call: String
     let code: Int32
 
@@ -18,6 +19,8 @@ struct SystemCallError: Error, CustomStringConvertible {
     }
 
     var description: String { "\(call): \(String(cString: strerror(code)))" }
+
+    var errorDescription: String? { description }
 }
 
 /// The file operations behind ``ArchiveStore``, on POSIX calls, so that every step that
@@ -120,12 +123,7 @@ enum DurableFile {
             return systemRead(fd, base, buffer.count)
         }
         guard n > 0 else { return false }
-        var bytes = head.prefix(n)[...]
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }  // UTF-8 byte order mark
-        if bytes.starts(with: Array("bplist".utf8)) { return true }
-        bytes = bytes.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        return bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("<plist".utf8))
-            || bytes.starts(with: Array("<!DOCTYPE plist".utf8))
+        return InputKind(sniffing: head.prefix(n)).isPropertyList
     }
 
     /// Flushes `directory` itself to disk, so a rename or unlink in it is durable.

@@ -33,7 +33,7 @@ enum DumpCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        let view = try input.view()
+        let view = try input.viewOrPropertyList()
         let options = KeyedArchiveView.RenderOptions(colors: Terminal.wantsColor(noColorFlag: arguments.has("no-color")),
                                                      expandsNestedPropertyLists: arguments.has("expand-nested"))
         let key = arguments.value("key")

@@ -14,8 +14,10 @@ enum JsonCommand: ToolCommand {
             "$class". An object or collection is written in full where it is first \
             reached; a later reference to it becomes {"$ref": N}, and a reference back to \
             an enclosing object (a cycle) {"$cycle": true, "$ref": N}, N being its index in \
-            $objects (the #N of 'dump'). Values (strings, numbers, dates, data, URLs, \
-            UUIDs) are written in every place.
+            $objects (the #N of 'dump'). Where an object that is referenced again is \
+            written in full it carries "$id": N (an array is then written as \
+            {"$id": N, "$items": [...]}), so every $ref resolves within the output. \
+            Values (strings, numbers, dates, data, URLs, UUIDs) are written in every place.
 
             With one top-level key the output is its value; with several, an object keyed \
             by top-level key. Object keys are sorted by Unicode code point. Integers print \
@@ -41,7 +43,7 @@ enum JsonCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        let view = try input.view()
+        let view = try input.viewOrPropertyList()
         var out = OutputBuffer.capturing()
         var nested = arguments.has("expand-nested") ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil
         try write(view, key: arguments.value("key"), classes: !arguments.has("no-classes"), pretty: !arguments.has("compact"),

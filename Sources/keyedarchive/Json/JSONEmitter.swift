@@ -10,7 +10,11 @@ import KeyedArchive
 /// place they occur. An object or collection is written in full the first time it is
 /// reached; a later reference to it becomes `{"$ref": N}`, and a reference back into an
 /// object still being written (a cycle) `{"$cycle": true, "$ref": N}`, N being its index
-/// in `$objects` (the #N of `dump`). So the output grows linearly with the archive.
+/// in `$objects` (the #N of `dump`). So the output grows linearly with the archive. Where
+/// an object that is referenced again is written in full it carries `"$id": N`, so every
+/// `$ref` resolves within the output: an object or dictionary gets the member, an array
+/// (NSArray, NSSet, NSOrderedSet) is wrapped as `{"$id": N, "$items": [...]}`. Which
+/// objects need one is found by a first pass that writes nothing.
 ///
 /// With ``nested`` set (`--expand-nested`), data that holds a keyed archive is written as
 /// `{"$archive": …}` and other property lists as `{"$plist": …}`, by the same loop, within
@@ -31,7 +35,17 @@ struct JSONEmitter {
     /// Opens data that holds a property list; `nil` leaves data as base64.
     var nested: NestedPropertyLists?
     /// The enclosing archives' state while a nested property list is written.
-    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>)] = []
+    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>, archive: Int)] = []
+
+    /// An object of one archive: the input is archive 0, nested ones are numbered in the
+    /// order they are opened (the same in both passes).
+    private struct ObjectKey: Hashable { var archive: Int; var index: Int }
+    /// The archive whose objects are being written, and how many have been opened.
+    private var archive = 0
+    private var archivesOpened = 0
+    /// Objects written as `$ref` (this pass), and those that get `$id` (found by the first).
+    private var referenced: Set<ObjectKey> = []
+    private var needsID: Set<ObjectKey> = []
 
     init(view: KeyedArchiveView, includeClasses: Bool, pretty: Bool) {
         self.view = view
@@ -58,14 +72,26 @@ struct JSONEmitter {
 
     /// Writes `value` and everything it refers to.
     mutating func write(_ value: ArchivedValue, depth: Int = 0, to out: inout OutputBuffer) throws(ToolError) {
-        var tasks: [Task] = [.value(value, depth: depth)]
-        try run(&tasks, to: &out)
+        try runWithIDs([.value(value, depth: depth)], to: &out)
     }
 
     /// Writes the JSON object `{key: value, …}` of several top-level entries.
     mutating func writeObject(_ members: [(key: String, value: ArchivedValue)], to out: inout OutputBuffer) throws(ToolError) {
         var tasks: [Task] = []
         try push(members: Self.sorted(members.map { ($0.key, $0.value) }), open: "{", close: "}", depth: 0, into: &tasks)
+        try runWithIDs(tasks, to: &out)
+    }
+
+    /// A first pass on a copy finds the objects that are referenced again; the second
+    /// writes, giving each of them its `$id`. Both passes do the same work, within the
+    /// same limits (the first one's output is thrown away).
+    private mutating func runWithIDs(_ initial: [Task], to out: inout OutputBuffer) throws(ToolError) {
+        var probe = self
+        var discarded = OutputBuffer.capturing()
+        var tasks = initial
+        try probe.run(&tasks, to: &discarded)
+        needsID = probe.referenced
+        tasks = initial
         try run(&tasks, to: &out)
     }
 
@@ -75,7 +101,7 @@ struct JSONEmitter {
             case .text(let text): out.append(text)
             case .newline(let indent): if pretty { out.append("\n" + String(repeating: "  ", count: indent)) }
             case .close(let index): open.remove(index)
-            case .leaveNested: if let outer = enclosing.popLast() { (view, shown, open) = outer }
+            case .leaveNested: if let outer = enclosing.popLast() { (view, shown, open, archive) = outer }
             case .value(let value, let depth): try emit(value, depth: depth, tasks: &tasks, to: &out)
             }
         }
@@ -110,9 +136,11 @@ struct JSONEmitter {
     private mutating func expandNested(_ bytes: Data, depth: Int, into tasks: inout [Task]) throws(ToolError) -> Bool {
         guard nested != nil, let content = nested?.open(bytes, level: enclosing.count + 1) else { return false }
         tasks.append(.leaveNested)
-        enclosing.append((view, shown, open))
+        enclosing.append((view, shown, open, archive))
         shown = []
         open = []
+        archivesOpened += 1
+        archive = archivesOpened
         switch content {
         case .archive(let inner):
             view = inner
@@ -162,29 +190,37 @@ struct JSONEmitter {
         let interpreted = view.foundationValue(of: object)
         if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
         if let interpreted, try foundationScalar(interpreted, to: &out) { return }
+        let key = ObjectKey(archive: archive, index: index)
         if open.contains(index) {
+            referenced.insert(key)
             return out.append(literalObject([("$cycle", "true"), ("$ref", String(index))], depth: depth))
         }
         if shown.contains(index) {
+            referenced.insert(key)
             return out.append(literalObject([("$ref", String(index))], depth: depth))
         }
         shown.insert(index)
         open.insert(index)
         tasks.append(.close(index))
+        let id: [(String, ArchivedValue)] = needsID.contains(key) ? [("$id", .integer(Int64(index)))] : []
         switch interpreted {
         case .array(let items)?, .set(let items)?, .orderedSet(let items)?:
-            try push(members: items.map { (nil, $0) }, open: "[", close: "]", depth: depth, into: &tasks)
+            if id.isEmpty {
+                try push(members: items.map { (nil, $0) }, open: "[", close: "]", depth: depth, into: &tasks)
+            } else {
+                try push(members: id + [("$items", .array(items))], open: "{", close: "}", depth: depth, into: &tasks)
+            }
         case .dictionary(let keys, let values)?:
             var members: [(String, ArchivedValue)] = []
             members.reserveCapacity(keys.count)
             for (key, value) in zip(keys, values) {
                 members.append((try keyText(key, depth: depth + 1), value))
             }
-            try push(members: Self.sorted(members), open: "{", close: "}", depth: depth, into: &tasks)
+            try push(members: Self.sorted(members + id), open: "{", close: "}", depth: depth, into: &tasks)
         default:
             var members: [(String, ArchivedValue)] = object.fields.map { ($0.key, $0.value) }
             if includeClasses, let name = object.className { members.append(("$class", .string(name))) }
-            try push(members: Self.sorted(members), open: "{", close: "}", depth: depth, into: &tasks)
+            try push(members: Self.sorted(members + id), open: "{", close: "}", depth: depth, into: &tasks)
         }
     }
 
@@ -246,10 +282,18 @@ struct JSONEmitter {
         var compact = JSONEmitter(view: view, includeClasses: includeClasses, pretty: false)
         // Handed over, not shared, so that neither set is copied when it grows.
         compact.budget = budget
+        compact.archive = archive
         swap(&compact.shown, &shown)
-        defer { swap(&compact.shown, &shown) }
+        swap(&compact.referenced, &referenced)
+        swap(&compact.needsID, &needsID)
+        defer {
+            swap(&compact.shown, &shown)
+            swap(&compact.referenced, &referenced)
+            swap(&compact.needsID, &needsID)
+        }
         var out = OutputBuffer.capturing()
-        try compact.write(key, depth: depth, to: &out)
+        var tasks: [Task] = [.value(key, depth: depth)]
+        try compact.run(&tasks, to: &out)
         budget = compact.budget
         let text = out.captured
         // A string key is its text (a key that is a string needs no quotes).

@@ -32,14 +32,49 @@ struct CLIErrorTests {
         #expect(result.stderr.contains("not a property list"))
     }
 
-    @Test("a property list that is not an archive", arguments: commands)
-    func notAnArchive(command: [String]) throws {
+    @Test("a property list that is not an archive: convert and verify refuse it")
+    func notAnArchive() throws {
         let plist = PropertyListValue.dictionary([.init(key: "name", value: .string("plain"))])
         let path = try CLI.temporaryFile(plist.propertyListData(format: .binary))
-        let result = try CLI.run(command + [path])
-        #expect(result.status == 1)
-        #expect(result.stderr.contains(path))
-        #expect(result.stderr.contains("$archiver"))
+        let convert = try CLI.run(["convert", "--to", "xml", path])
+        #expect(convert.status == 1)
+        #expect(convert.stderr.contains("\(path): a plain property list, not a keyed archive"))
+        let verify = try CLI.run(["verify", path])
+        #expect(verify.status == 1)
+        #expect(verify.stderr.contains("$archiver"))
+    }
+
+    @Test("dump and json show a plain property list and say what it is", arguments: [PropertyListFormat.binary, .xml])
+    func plainPropertyList(format: PropertyListFormat) throws {
+        let plist = PropertyListValue.dictionary([
+            .init(key: "name", value: .string("plain")), .init(key: "sizes", value: .array([.integer(1), .integer(2)])),
+        ])
+        let path = try CLI.temporaryFile(plist.propertyListData(format: format))
+        let note = "note: \(path) is a plain property list (\(format == .binary ? "binary" : "XML")), not a keyed archive"
+        let dump = try CLI.run(["dump", "--no-color", path])
+        #expect(dump.status == 0)
+        #expect(dump.stderr.contains(note))
+        #expect(dump.stdout == "plist = 2 entries\n  name = \"plain\"\n  sizes = 2 items\n    [0] = 1\n    [1] = 2\n")
+        let json = try CLI.run(["json", "--compact", path])
+        #expect(json.status == 0)
+        #expect(json.stderr.contains(note))
+        #expect(json.stdout == "{\"name\":\"plain\",\"sizes\":[1,2]}\n")
+    }
+
+    @Test("files of other kinds are named by what they look like", arguments: [
+        ([UInt8]([0xFF, 0xD8, 0xFF, 0xE0]), "not a property list (it looks like a JPEG image)"),
+        ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "not a property list (it looks like a PNG image)"),
+        (Array("{\"a\": 1}".utf8), "not a property list (it looks like JSON)"),
+        (Array("SQLite format 3\0".utf8), "not a property list (it looks like an SQLite database)"),
+    ])
+    func otherKinds(bytes: [UInt8], says: String) throws {
+        let path = try CLI.temporaryFile(Data(bytes))
+        for command in Self.commands {
+            let result = try CLI.run(command + [path])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains(path))
+            #expect(result.stderr.contains(says), "\(command): \(result.stderr)")
+        }
     }
 
     @Test("an empty standard input", arguments: commands)

@@ -32,11 +32,16 @@ struct CLIHelpTests {
         #expect(try CLI.run([command, "--bogus", "--help"]).status == 0)
     }
 
-    @Test("--version prints a version")
+    @Test("--version prints the latest version heading of CHANGELOG.md")
     func version() throws {
         let result = try CLI.run(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil)
+        let changelog = try String(contentsOf: CLI.packageRoot.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        // The first "## X.Y.Z - date" heading; "## Unreleased" above it is skipped.
+        let heading = try #require(changelog.split(separator: "\n").first { $0.range(of: #"^## \d+\.\d+\.\d+ "#, options: .regularExpression) != nil })
+        let latest = heading.dropFirst(3).prefix { $0 != " " }
+        #expect(result.stdout == latest + "\n")
     }
 
     @Test("mistakes on the command line exit 2 with a message on stderr", arguments: [

@@ -43,6 +43,29 @@ struct CLIJsonTests {
         #expect(again.stdout == result.stdout)
     }
 
+    @Test("every $ref resolves to an $id in the output", arguments: [[], ["--no-classes"]])
+    func referencesResolve(options: [String]) throws {
+        let path = try CLI.temporaryFile(try CLIFixtures.team())
+        let result = try CLI.run(["json", "--compact"] + options + [path])
+        #expect(result.status == 0)
+        let json = try JSONSerialization.jsonObject(with: result.stdoutData)
+        var ids: [Int] = [], refs: [Int] = []
+        var pending: [Any] = [json]
+        while let value = pending.popLast() {
+            if let array = value as? [Any] { pending += array }
+            if let object = value as? [String: Any] {
+                if let id = object["$id"] as? Int { ids.append(id) }
+                if let ref = object["$ref"] as? Int { refs.append(ref) }
+                pending += Array(object.values)
+            }
+        }
+        #expect(!refs.isEmpty)
+        #expect(Set(refs).isSubset(of: Set(ids)), "refs \(refs), ids \(ids)")
+        #expect(Set(ids).count == ids.count, "each object written in full once")
+        // An object referenced only once gets no $id.
+        #expect(Set(ids) == Set(refs))
+    }
+
     @Test("Foundation values print as JSON values, numbers exactly")
     func values() throws {
         let path = try CLI.temporaryFile(try CLIFixtures.values())
@@ -110,9 +133,9 @@ struct CLIJsonTests {
         let result = try CLI.run(["json", "--compact", path], timeout: 30)
         #expect(!result.timedOut)
         #expect(result.status == 0, "\(result.stderr)")
-        // Each level is written once, its second occurrence as a reference.
-        #expect(result.stdout.hasPrefix(#"[[[["#))
-        #expect(result.stdout.contains(#"{"$ref":41}"#))
+        // Each level is written once, with its "$id", its second occurrence as a reference.
+        #expect(result.stdout.hasPrefix(#"[{"$id":3,"$items":[{"$id":4,"$items":["#))
+        #expect(result.stdout.contains(#"{"$id":41,"$items":[]},{"$ref":41}"#))
         #expect(result.stdout.count < 2_000)
         #expect(try JSONSerialization.jsonObject(with: result.stdoutData) is [Any])
         #expect(try CLI.run(["dump", path]).status == 0, "dump shows each shared object once")

@@ -1,0 +1,117 @@
+import Foundation
+
+/// What a blob of bytes is, judged by its first bytes: the one place the package tells a
+/// property list from the other files people hand it by mistake, so that an error can say
+/// "not a property list (it looks like a JPEG image)" instead of a parser's complaint.
+///
+/// The decoder, ``KeyedArchiveView``, ``ArchiveStore`` and the `keyedarchive` tool all
+/// read their input through ``PropertyListInput/read(_:maxDepth:)``, which uses it.
+package enum InputKind: Sendable, Hashable {
+    case binaryPropertyList
+    /// Text starting `<?xml`, `<plist` or `<!DOCTYPE plist` (after an optional UTF-8
+    /// byte-order mark and white space).
+    case xmlPropertyList
+    /// Other text starting with `<` (a comment first, HTML…): the XML reader decides.
+    case markup
+    case json
+    case utf16Text
+    case jpeg
+    case png
+    case gif
+    case pdf
+    case zip
+    case gzip
+    case sqlite
+    case empty
+    /// None of the above; the first bytes, for the message.
+    case unknown(firstBytes: [UInt8])
+
+    /// The kind of `bytes`. Looks at no more than the first 64 bytes.
+    package init(sniffing bytes: some Collection<UInt8>) {
+        let head = Array(bytes.prefix(64))
+        func starts(_ magic: [UInt8]) -> Bool { head.starts(with: magic) }
+        func starts(_ magic: String) -> Bool { head.starts(with: Array(magic.utf8)) }
+        if head.isEmpty { self = .empty; return }
+        if starts("bplist") { self = .binaryPropertyList; return }
+        if starts([0xFF, 0xD8, 0xFF]) { self = .jpeg; return }
+        if starts([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { self = .png; return }
+        if starts("GIF87a") || starts("GIF89a") { self = .gif; return }
+        if starts("%PDF-") { self = .pdf; return }
+        if starts([0x50, 0x4B, 0x03, 0x04]) || starts([0x50, 0x4B, 0x05, 0x06]) { self = .zip; return }
+        if starts([0x1F, 0x8B]) { self = .gzip; return }
+        if starts("SQLite format 3\0") { self = .sqlite; return }
+        if starts([0xFE, 0xFF]) || starts([0xFF, 0xFE]) { self = .utf16Text; return }
+        var text = head[...]
+        if text.starts(with: [0xEF, 0xBB, 0xBF]) { text = text.dropFirst(3) }
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        let start = text.drop(while: isSpace)
+        if start.starts(with: Array("<?xml".utf8)) || start.starts(with: Array("<plist".utf8))
+            || start.starts(with: Array("<!DOCTYPE plist".utf8)) {
+            self = .xmlPropertyList
+            return
+        }
+        switch start.first {
+        case UInt8(ascii: "<")?: self = .markup
+        case UInt8(ascii: "{")?, UInt8(ascii: "[")?: self = .json
+        case nil: self = .markup  // white space only: the XML reader says no value was found
+        default: self = .unknown(firstBytes: Array(head.prefix(8)))
+        }
+    }
+
+    /// Whether it certainly starts as a property list does (binary, or XML with a plist
+    /// prolog): what the store lists as its own and what `--expand-nested` opens.
+    package var isPropertyList: Bool {
+        switch self {
+        case .binaryPropertyList, .xmlPropertyList: return true
+        default: return false
+        }
+    }
+
+    /// What it looks like, for "not a property list (it looks like …)".
+    package var description: String {
+        switch self {
+        case .binaryPropertyList: return "a binary property list"
+        case .xmlPropertyList: return "an XML property list"
+        case .markup: return "XML or HTML markup"
+        case .json: return "JSON"
+        case .utf16Text: return "UTF-16 text; XML property lists are read in UTF-8 only"
+        case .jpeg: return "a JPEG image"
+        case .png: return "a PNG image"
+        case .gif: return "a GIF image"
+        case .pdf: return "a PDF document"
+        case .zip: return "a ZIP archive"
+        case .gzip: return "gzip-compressed data"
+        case .sqlite: return "an SQLite database"
+        case .empty: return "empty"
+        case .unknown: return "unknown data"
+        }
+    }
+
+    /// The reason a reader gives for input that is not a property list.
+    package var notAPropertyListReason: String {
+        switch self {
+        case .empty: return "not a property list (the data is empty)"
+        case .unknown(let bytes):
+            let hex = bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
+            return "not a property list (it starts with neither 'bplist' nor '<', but with \(hex))"
+        default: return "not a property list (it looks like \(description))"
+        }
+    }
+}
+
+/// Reading input that should be a property list: sniffed first, then parsed by the
+/// reader of its format.
+package enum PropertyListInput {
+    /// `data` as a binary property list (XML is converted), or a ``PropertyListError`` that
+    /// says what the data looks like when it is not a property list at all.
+    package static func read(_ data: Data, maxDepth: Int) throws -> BinaryPropertyList {
+        let bytes = [UInt8](data)
+        switch InputKind(sniffing: bytes) {
+        case .binaryPropertyList: return try BinaryPropertyList(bytes: bytes)
+        // Straight into a binary property list, with no tree in between.
+        case .xmlPropertyList, .markup:
+            return try BinaryPropertyList(bytes: XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth))
+        case let kind: throw PropertyListError(notAPropertyList: kind)
+        }
+    }
+}

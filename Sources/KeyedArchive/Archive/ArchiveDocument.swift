@@ -26,13 +26,19 @@ struct ArchiveDocument: Sendable {
     }
 
     /// Reads `data` as a binary property list, converting XML first when needed.
+    ///
+    /// The one place every reader in the package opens a property list, so the one place
+    /// the duplicate-key rule is applied: a key repeated in one dictionary counts once, its
+    /// first occurrence in a binary property list and its last in an XML one, as
+    /// CoreFoundation reads them (see ``BinaryPropertyList/resolvingDuplicateKeys(keepingFirst:)``).
     static func binaryPropertyList(from data: Data, maxDepth: Int) throws -> BinaryPropertyList {
         let bytes = [UInt8](data)
         if bytes.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"
-            return try BinaryPropertyList(bytes: bytes)
+            return try BinaryPropertyList(bytes: bytes).resolvingDuplicateKeys(keepingFirst: true)
         }
         // Straight into a binary property list, with no tree in between.
         return try BinaryPropertyList(bytes: XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth))
+            .resolvingDuplicateKeys(keepingFirst: false)
     }
 
     init(plist: BinaryPropertyList) throws {

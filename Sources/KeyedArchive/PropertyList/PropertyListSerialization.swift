@@ -13,12 +13,11 @@ extension PropertyListValue {
     ///   - maxDepth: containers nested deeper than this throw (protection against
     ///     malicious input).
     /// - Throws: ``PropertyListError`` saying what is wrong and where.
+    ///
+    /// A key repeated in one dictionary counts once, as CoreFoundation reads it: its first
+    /// occurrence in a binary property list, its last in an XML one.
     public init(propertyList data: Data, maxDepth: Int = 512) throws {
-        if data.starts(with: [0x62, 0x70, 0x6C, 0x69, 0x73, 0x74]) {  // "bplist"
-            self = try BinaryPropertyList(data).topValue(maxDepth: maxDepth)
-        } else {
-            self = try XMLPropertyListReader.read([UInt8](data), maxDepth: maxDepth)
-        }
+        self = try ArchiveDocument.binaryPropertyList(from: data, maxDepth: maxDepth).topValue(maxDepth: maxDepth)
     }
 
     /// Serializes the value. Binary output stores equal strings and numbers once and uses

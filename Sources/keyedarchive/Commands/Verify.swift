@@ -1,3 +1,4 @@
+import Foundation
 import KeyedArchive
 
 /// `keyedarchive verify FILE...`: structural checks, every problem reported.
@@ -75,7 +76,22 @@ enum VerifyCommand: ToolCommand {
                 diagnostics += failure(error).0
             }
         }
+        diagnostics += duplicateKeyWarnings(input.data)
         return (diagnostics, checker.classNames, checker.objects.isEmpty ? nil : checker.objects.count)
+    }
+
+    /// A warning for each key a dictionary holds more than once: readers disagree on such
+    /// files (Python and `PropertyListDecoder` take the last), so it is worth knowing which
+    /// one Foundation, and this package, use.
+    private static func duplicateKeyWarnings(_ data: Data) -> [Diagnostic] {
+        let duplicates = (try? KeyedArchiveView.duplicateKeys(in: data)) ?? []
+        return duplicates.map { duplicate in
+            let place = duplicate.objectIndex == nil ? "property-list object \(duplicate.dictionary): " : ""
+            let used = duplicate.keepsFirst ? "the first is used, as Foundation reads binary property lists"
+                : "the last is used, as Foundation reads XML property lists"
+            return Diagnostic(severity: .warning, object: duplicate.objectIndex, path: "",
+                              message: "\(place)key '\(duplicate.key)' appears \(duplicate.occurrences) times in one dictionary; \(used)")
+        }
     }
 
     /// `OK (12 objects, 1 note)` or `FAILED (2 errors, 1 warning)`.

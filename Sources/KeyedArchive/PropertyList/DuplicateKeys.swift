@@ -31,14 +31,19 @@ extension BinaryPropertyList {
     /// key (checking costs one pass over the dictionaries' key references, and one decode
     /// of each distinct key string); otherwise a rebuilt copy whose ``duplicateKeys`` says
     /// what was dropped. Dictionaries that cannot be read are left for the readers to report.
+    ///
+    /// The check reads each dictionary object's key references and each distinct key
+    /// string once, at most 16 per byte of the file plus 65,536 in all (a file whose objects
+    /// overlap could otherwise make it quadratic): past that it throws.
     func resolvingDuplicateKeys(keepingFirst: Bool) throws -> BinaryPropertyList {
-        var keyIDs = KeyIdentities(plist: self)
+        var keyIDs = KeyIdentities(plist: self, budget: bytes.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536)
         var drops: [(dictionary: Int, keys: RefList, values: RefList, dropped: [Bool])] = []
         var report: [PropertyListDuplicateKey] = []
+        var ids: [Int] = []
         for ref in 0..<objectCount {
             guard let start = checkedOffset(of: ref), bytes[start] >> 4 == 0xD,
                   case .dictionary(let keys, let values)? = try? object(ref), keys.count > 1,
-                  let ids = keyIDs.ids(of: keys)
+                  try keyIDs.ids(of: keys, into: &ids)
             else { continue }
             guard let duplicates = Self.duplicatePositions(ids) else { continue }
             var dropped = [Bool](repeating: false, count: ids.count)
@@ -125,21 +130,33 @@ private struct KeyIdentities {
     /// Per object number: its key number, or -1 when not yet computed.
     var idOfRef: [Int]
     var idOfText: [[UInt8]: Int] = [:]
+    /// Key references and key-string bytes still allowed to be read.
+    var budget: Int
 
-    init(plist: BinaryPropertyList) {
+    init(plist: BinaryPropertyList, budget: Int) {
         self.plist = plist
+        self.budget = budget
         idOfRef = [Int](repeating: -1, count: plist.objectCount)
     }
 
-    /// The key numbers of `keys`, or `nil` when one cannot be read as a string (the
-    /// readers report that dictionary themselves).
-    mutating func ids(of keys: BinaryPropertyList.RefList) -> [Int]? {
-        var ids: [Int] = []
-        ids.reserveCapacity(keys.count)
+    private mutating func charge(_ units: Int) throws {
+        budget -= units
+        if budget < 0 {
+            throw PropertyListError("its dictionaries overlap so much that checking them for repeated keys would take more than 16 reads per byte of the file")
+        }
+    }
+
+    /// Replaces `ids` with the key numbers of `keys` (one buffer reused for every
+    /// dictionary); `false` when a key cannot be read as a string (the readers report that
+    /// dictionary themselves).
+    mutating func ids(of keys: BinaryPropertyList.RefList, into ids: inout [Int]) throws -> Bool {
+        ids.removeAll(keepingCapacity: true)
+        try charge(keys.count)
         for index in 0..<keys.count {
-            guard let ref = try? plist.ref(keys, index) else { return nil }
+            guard let ref = try? plist.ref(keys, index) else { return false }
             if idOfRef[ref] < 0 {
-                guard let text = (try? plist.string(ref)) ?? nil else { return nil }
+                guard let text = (try? plist.string(ref)) ?? nil else { return false }
+                try charge(text.utf8.count)
                 let utf8 = Array(text.utf8)
                 if let id = idOfText[utf8] {
                     idOfRef[ref] = id
@@ -151,6 +168,6 @@ private struct KeyIdentities {
             }
             ids.append(idOfRef[ref])
         }
-        return ids
+        return true
     }
 }

@@ -129,6 +129,27 @@ struct DuplicateKeyTests {
         #expect(result.stdout.components(separatedBy: "<key>name</key>").count == 2)
     }
 
+    @Test("Checking for repeated keys stays linear: thousands of offsets pointing at one large dictionary throw")
+    func overlappingDictionaries() throws {
+        // Object 0: the string "k". Objects 1…n: the same dictionary of 10,000 entries
+        // "k" → "k", every offset pointing at it. Reading each would take n × 10,000 steps.
+        let keys = 10_000, copies = 20_000
+        var bytes = Array("bplist00".utf8) + [0x51, UInt8(ascii: "k")]
+        let dictionary = bytes.count
+        bytes += [0xDF, 0x11, UInt8(keys >> 8), UInt8(keys & 0xFF)] + [UInt8](repeating: 0, count: keys * 2 * 2)
+        let table = bytes.count
+        func append(_ value: Int, width: Int) {
+            for shift in stride(from: (width - 1) * 8, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> shift)) }
+        }
+        append(8, width: 4)
+        for _ in 0..<copies { append(dictionary, width: 4) }
+        bytes += [0, 0, 0, 0, 0, 0, 4, 2]
+        for field in [copies + 1, 1, table] { append(field, width: 8) }
+        let error = #expect(throws: PropertyListError.self) { _ = try PropertyListValue(propertyList: Data(bytes)) }
+        #expect(error?.message.contains("overlap") == true, "\(String(describing: error))")
+        #expect(throws: (any Error).self) { _ = try KeyedArchiveView(data: Data(bytes)) }
+    }
+
     @Test("Files without repeated keys are read as they are, with nothing to report")
     func noDuplicates() throws {
         let data = try ArchiveEncoder().encode([NameFirst(name: "a", age: 1), NameFirst(name: "b", age: 2)])

@@ -99,3 +99,37 @@ struct NonFiniteDateTests {
         #expect(String(describing: shown) == String(describing: ArchivedValue.real(time)))
     }
 }
+
+/// An NSCoding class reading a date with `decodeObject(of:forKey:)`, for the compatibility
+/// layer's path.
+final class NonFiniteDateHolder: NSObject, NSCoding {
+    let when: Date?
+    func encode(with coder: NSCoder) {}
+    required init?(coder: NSCoder) {
+        when = coder.decodeObject(of: [NSDate.self], forKey: "when") as? Date
+        super.init()
+    }
+}
+
+extension NonFiniteDateTests {
+    private struct Holder: Decodable { @NSCodingObject var holder: NonFiniteDateHolder }
+
+    @Test("decodeObject(of: [NSDate.self]) in init(coder:) refuses a non-finite NSDate or plist date", arguments: times)
+    func nsCoderPath(time: Double) {
+        for when: PropertyListValue in [uid(4), .date(time)] {
+            let data = archive([
+                dict(["$class": uid(6), "holder": uid(2)]),
+                dict(["$class": uid(3), "when": when]), classEntry("Holder"),
+                dict(["$class": uid(5), "NS.time": .real(time)]), classEntry("NSDate"), classEntry("Root"),
+            ])
+            let decoder = ArchiveDecoder()
+            decoder.setClass(NonFiniteDateHolder.self, forClassName: "Holder")
+            let error = #expect(throws: DecodingError.self, "\(when)") { _ = try decoder.decode(Holder.self, from: data) }
+            guard case .dataCorrupted(let context)? = error else {
+                Issue.record("expected dataCorrupted, got \(String(describing: error))")
+                continue
+            }
+            #expect(context.debugDescription.contains("not a finite number of seconds"), "\(context.debugDescription)")
+        }
+    }
+}

@@ -41,7 +41,7 @@ extension BinaryPropertyList {
         var report: [PropertyListDuplicateKey] = []
         var ids: [Int] = []
         for ref in 0..<objectCount {
-            guard let start = checkedOffset(of: ref), bytes[start] >> 4 == 0xD,
+            guard let start = checkedOffset(of: ref), bytes[start] >> 4 == 0xD, bytes[start] != 0xD0, bytes[start] != 0xD1,
                   case .dictionary(let keys, let values)? = try? object(ref), keys.count > 1,
                   try keyIDs.ids(of: keys, into: &ids)
             else { continue }
@@ -152,8 +152,11 @@ private struct KeyIdentities {
     mutating func ids(of keys: BinaryPropertyList.RefList, into ids: inout [Int]) throws -> Bool {
         ids.removeAll(keepingCapacity: true)
         try charge(keys.count)
+        let refSize = plist.refSize
         for index in 0..<keys.count {
-            guard let ref = try? plist.ref(keys, index) else { return false }
+            let raw = BinaryPropertyList.readBigEndian(plist.bytes, at: keys.start + index * refSize, size: refSize)
+            guard raw < UInt64(idOfRef.count) else { return false }
+            let ref = Int(raw)
             if idOfRef[ref] < 0 {
                 guard let text = (try? plist.string(ref)) ?? nil else { return false }
                 try charge(text.utf8.count)

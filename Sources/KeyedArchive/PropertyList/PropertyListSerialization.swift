@@ -3,6 +3,9 @@ import Foundation
 extension PropertyListValue {
     /// Reads a property list in either format (binary `bplist00` or XML).
     ///
+    /// A key repeated in one dictionary counts once, as CoreFoundation reads it: its first
+    /// occurrence in a binary property list, its last in an XML one.
+    ///
     /// ```swift
     /// let value = try PropertyListValue(propertyList: data)
     /// if case .dictionary(let entries) = value { print(entries.map(\.key)) }
@@ -13,9 +16,6 @@ extension PropertyListValue {
     ///   - maxDepth: containers nested deeper than this throw (protection against
     ///     malicious input).
     /// - Throws: ``PropertyListError`` saying what is wrong and where.
-    ///
-    /// A key repeated in one dictionary counts once, as CoreFoundation reads it: its first
-    /// occurrence in a binary property list, its last in an XML one.
     public init(propertyList data: Data, maxDepth: Int = 512) throws {
         self = try ArchiveDocument.binaryPropertyList(from: data, maxDepth: maxDepth).topValue(maxDepth: maxDepth)
     }

@@ -79,7 +79,10 @@ func main() throws {
     try Data("not an archive\n".utf8).write(to: folder.appendingPathComponent("notes.txt"))
     print("names before: \(try store.names())")
     try store.removeAll()
-    print("names after removeAll: \(try store.names()); notes.txt kept: \(FileManager.default.fileExists(atPath: folder.appendingPathComponent("notes.txt").path))")
+    // Only files the store loads as values are listed and removed: the damaged session
+    // stays for you to inspect (remove(named:) deletes it when you decide to).
+    let kept = { (name: String) in FileManager.default.fileExists(atPath: folder.appendingPathComponent(name).path) }
+    print("names after removeAll: \(try store.names()); notes.txt kept: \(kept("notes.txt")); damaged session kept: \(kept("session"))")
 
     print("\nDone.")
 }

@@ -1,3 +1,5 @@
+import KeyedArchive
+
 /// Help and usage text, laid out as swift-argument-parser lays it out
 /// (`OVERVIEW:` / `USAGE:` / `ARGUMENTS:` / `OPTIONS:`), wrapped at 80 columns.
 enum Help {
@@ -58,13 +60,13 @@ enum Help {
     static func usageError(_ error: UsageError) -> String {
         if let spec = error.command {
             return """
-                error: \(error.message)
+                error: \(TerminalText.escaped(error.message))
                 Usage: \(usage(spec))
                   See '\(toolName) \(spec.name) --help' for more information.
                 """
         }
         return """
-            error: \(error.message)
+            error: \(TerminalText.escaped(error.message))
             Usage: \(toolName) <subcommand>
               See '\(toolName) --help' for more information.
             """

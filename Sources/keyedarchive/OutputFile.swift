@@ -1,27 +1,19 @@
 import Foundation
+import KeyedArchive
 
-/// Writing a whole output file, atomically: to a temporary file beside it, then renamed
-/// over it, so that a failed run never leaves a half-written archive behind.
+/// Writing a whole output file, atomically and never through a symbolic link: to a fresh
+/// temporary file beside it (`.keyedarchive-<16 random hex digits>.tmp`, created
+/// exclusively), then renamed over it, so that a failed run never leaves a half-written
+/// archive behind and a link planted at the destination is replaced, not followed. The
+/// library's store writes its files the same way, through the same helper.
 enum OutputFile {
     static func write(_ bytes: [UInt8], to path: String) throws(ToolError) {
-        let temporary = path + ".keyedarchive-\(getpid())"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard fd >= 0 else { throw failure(path) }
-        if Terminal.writeFully(bytes, to: fd) != nil {
-            let error = failure(path)
-            close(fd)
-            unlink(temporary)
-            throw error
+        do {
+            try DurableFile.replace(URL(fileURLWithPath: path), with: bytes) {
+                DurableFile.temporaryName(prefix: ".keyedarchive-")
+            }
+        } catch {
+            throw ToolError(file: path, "cannot write: \(String(cString: strerror(error.code)))")
         }
-        guard close(fd) == 0, rename(temporary, path) == 0 else {
-            let error = failure(path)
-            unlink(temporary)
-            throw error
-        }
-    }
-
-    /// The current `errno` as a message about `path`.
-    private static func failure(_ path: String) -> ToolError {
-        ToolError(file: path, "cannot write: \(String(cString: strerror(errno)))")
     }
 }

@@ -1,3 +1,5 @@
+import KeyedArchive
+
 /// Dispatch: the global options (`--help`, `--version`), `help COMMAND`, and the
 /// subcommands.
 enum Tool {
@@ -40,7 +42,8 @@ enum Tool {
         do {
             return try command.run(parsed)
         } catch {
-            Terminal.err("error: \(error.message)")
+            // The message may quote archive text (keys, class names) and file names.
+            Terminal.err("error: \(TerminalText.escaped(error.message))")
             return ExitStatus.failure
         }
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// ISO-8601 text for archive dates (seconds since 2001-01-01 00:00:00 UTC), computed
 /// with the property-list calendar arithmetic so it depends on no formatter, locale or
 /// calendar: what ``KeyedArchiveView/render(options:)`` and the command-line tool print.
@@ -36,5 +38,15 @@ package enum ArchiveDateText {
     private static func pad(_ number: Int64, _ width: Int) -> String {
         let text = String(number)
         return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}
+
+extension Date {
+    /// The date `seconds` after 2001-01-01 00:00:00 UTC, or `nil` when `seconds` is NaN or
+    /// infinite: such a `Date` is no point in time, and Foundation traps when it prints one.
+    /// Every reader in the package makes archive dates through this.
+    init?(finiteSecondsSinceReferenceDate seconds: Double) {
+        guard seconds.isFinite else { return nil }
+        self.init(timeIntervalSinceReferenceDate: seconds)
     }
 }

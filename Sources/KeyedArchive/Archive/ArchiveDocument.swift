@@ -25,7 +25,10 @@ struct ArchiveDocument: Sendable {
         try self.init(plist: Self.binaryPropertyList(from: data, maxDepth: maxDepth))
     }
 
-    /// Reads `data` as a binary property list, converting XML first when needed.
+    /// Reads `data` as a binary property list, converting XML first when needed, through
+    /// ``PropertyListInput/read(_:maxDepth:)``: the one place every reader in the package
+    /// opens a property list, which names input that is not one and applies the
+    /// duplicate-key rule.
     static func binaryPropertyList(from data: Data, maxDepth: Int) throws -> BinaryPropertyList {
         try PropertyListInput.read(data, maxDepth: maxDepth)
     }

@@ -97,12 +97,12 @@ extension KeyedArchiveView {
     public func render<Target: TextOutputStream>(
         key: String? = nil, options: RenderOptions, to target: inout Target
     ) throws(KeyedArchiveError) -> RenderReport {
-        var entries = topLevel.map { (label: $0.key, value: $0.value) }
+        var entries = topLevel.map { (label: TerminalText.escaped($0.key), value: $0.value) }
         if let key {
             guard let value = value(forKey: key) else {
-                throw KeyedArchiveError("no top-level key '\(key)'", key: key)
+                throw KeyedArchiveError("no top-level key '\(TerminalText.escaped(key))'", key: key)
             }
-            entries = [(key, value)]
+            entries = [(TerminalText.escaped(key), value)]
         }
         var renderer = ArchiveTreeRenderer(view: self, options: options)
         try renderer.render(entries, to: &target)
@@ -187,7 +187,7 @@ struct ArchiveTreeRenderer {
         case .dictionary(let fields):
             guard !fields.isEmpty else { return line(depth, "\(label) = {}", to: &out) }
             line(depth, "\(label) = \(paint(count(fields.count, "entry"), .dim))", to: &out)
-            push(fields: fields.map { ($0.key, $0.value) }, depth: depth + 1)
+            push(fields: fields.map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
         default:
             if case .data(let bytes) = value, expandNested(bytes, heading: "\(label) =", depth: depth, to: &out) { return }
             line(depth, "\(label) = \(scalar(value))", to: &out)
@@ -207,7 +207,7 @@ struct ArchiveTreeRenderer {
         switch content {
         case .archive(let inner):
             view = inner
-            push(fields: inner.topLevel.map { ($0.key, $0.value) }, depth: depth + 1)
+            push(fields: inner.topLevel.map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
         case .propertyList(let tree):
             push(fields: [("plist", tree)], depth: depth + 1)
         }
@@ -221,7 +221,7 @@ struct ArchiveTreeRenderer {
             if case .data(let bytes) = plain, expandNested(bytes, heading: "\(label) =", depth: depth, to: &out) { return }
             return line(depth, "\(label) = \(scalar(plain))", to: &out)
         }
-        let name = object.className ?? "class entry"
+        let name = object.className.map(TerminalText.escaped) ?? "class entry"
         let title = paint(name, .boldCyan) + " " + paint("#\(index)", .dim)
         if open.contains(index) {
             return line(depth, "\(label): -> \(title) \(paint("(cycle)", .boldRed))", to: &out)
@@ -254,7 +254,7 @@ struct ArchiveTreeRenderer {
             return line(depth, "\(label): \(title) = \(text)", to: &out)
         }
         line(depth, "\(label): \(title)", to: &out)
-        push(fields: object.fields.map { ($0.key, $0.value) }, depth: depth + 1)
+        push(fields: object.fields.map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
     }
 
     /// The one-line form of a Foundation value class, or `nil` for collections.
@@ -263,7 +263,7 @@ struct ArchiveTreeRenderer {
         case .string(let text): return scalar(.string(text))
         case .data(let bytes): return scalar(.data(bytes))
         case .date(let date): return scalar(.date(date))
-        case .url(let url): return paint(url.absoluteString, .blue)
+        case .url(let url): return paint(TerminalText.escaped(url.absoluteString), .blue)
         case .uuid(let uuid): return paint(uuid.uuidString, .blue)
         case .decimal(let number): return paint(number.description, .yellow)
         case .null: return paint("null", .magenta)
@@ -279,7 +279,7 @@ struct ArchiveTreeRenderer {
     private func scalar(_ value: ArchivedValue) -> String {
         switch value {
         case .null: return paint("nil", .magenta)
-        case .string(let text): return paint(Self.quoted(text), .green)
+        case .string(let text): return paint(TerminalText.quoted(text), .green)
         case .integer(let number): return paint(String(number), .yellow)
         case .unsignedInteger(let number): return paint(String(number), .yellow)
         case .wideInteger(let number): return paint(number.description, .yellow)
@@ -304,24 +304,5 @@ struct ArchiveTreeRenderer {
 
     private func paint(_ text: String, _ style: Style) -> String {
         options.colors ? "\u{1B}[\(style.rawValue)m\(text)\u{1B}[0m" : text
-    }
-
-    /// A string in double quotes with `\`, `"`, control characters and line separators
-    /// escaped, so that every value stays on its line.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
-                result += String(format: "\\u{%02x}", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }

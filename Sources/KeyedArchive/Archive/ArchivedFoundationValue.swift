@@ -102,7 +102,7 @@ extension KeyedArchiveView {
         case .data:
             return shallowData(object).map { .data($0) }
         case .date:
-            return number(object["NS.time"]).map { .date(Date(timeIntervalSinceReferenceDate: $0)) }
+            return number(object["NS.time"]).flatMap(Date.init(finiteSecondsSinceReferenceDate:)).map { .date($0) }
         case .url:
             return url(object).map { .url($0) }
         case .uuid:

@@ -120,11 +120,20 @@ public indirect enum ArchivedValue: Sendable, Hashable {
     case real(Double)
     case bool(Bool)
     case data(Data)
+    /// A property-list date. One whose time is NaN or infinite is no point in time (and
+    /// Foundation traps printing such a `Date`): the view shows it as ``real(_:)``, its
+    /// seconds since 2001-01-01.
     case date(Date)
     /// An inline array (such as `NS.objects`, a list of references).
     case array([ArchivedValue])
     /// An inline dictionary (rare: archives nest objects by reference).
     case dictionary([ArchivedField])
+
+    /// A property-list date `seconds` after 2001-01-01: ``date(_:)``, or ``real(_:)`` when
+    /// the time is NaN or infinite.
+    init(propertyListDate seconds: Double) {
+        self = Date(finiteSecondsSinceReferenceDate: seconds).map(ArchivedValue.date) ?? .real(seconds)
+    }
 }
 
 /// A key and its value inside an archived object.
@@ -247,7 +256,7 @@ struct ArchivedValueBuilder: BoundedTreeBuilder {
         case .float(let f): return .real(Double(f))
         case .bool(let b): return .bool(b)
         case .data(let range): return .data(Data(plist.bytes[range]))
-        case .date(let d): return .date(Date(timeIntervalSinceReferenceDate: d))
+        case .date(let d): return ArchivedValue(propertyListDate: d)
         case .array, .dictionary: return .array([])  // not reached: the reader opens containers
         }
     }

@@ -44,7 +44,7 @@ package enum NestedPropertyList: Sendable {
         case .real(let number): return .real(number)
         case .float(let number): return .real(Double(number))
         case .bool(let flag): return .bool(flag)
-        case .date(let seconds): return .date(Date(timeIntervalSinceReferenceDate: seconds))
+        case .date(let seconds): return ArchivedValue(propertyListDate: seconds)
         case .data(let bytes): return .data(bytes)
         case .uid(let number): return .unsignedInteger(number)
         case .array(let items): return .array(items.map(plain))

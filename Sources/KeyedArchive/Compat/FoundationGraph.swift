@@ -101,8 +101,8 @@ enum FoundationGraph {
             case .fields:
                 switch className(box) {
                 case "NSDate":
-                    guard case .real(let t)? = field(box, "NS.time") else { return nil }
-                    return NSDate(timeIntervalSinceReferenceDate: t)
+                    guard case .real(let t)? = field(box, "NS.time"), let date = Date(finiteSecondsSinceReferenceDate: t) else { return nil }
+                    return date as NSDate
                 case "NSURL":
                     guard case .uid(let relative)? = field(box, "NS.relative"), let string = object(relative) as? NSString else { return nil }
                     var base: URL?

@@ -36,7 +36,8 @@ extension _ArchiveDecoder {
         case .float(let f): return try permitted(NSNumber.self, NSNumber(value: f), allowed, slot, path)
         case .asciiString, .utf16String: return try permitted(NSString.self, try unboxString(from: slot, at: path), allowed, slot, path)
         case .data: return try permitted(NSData.self, try unboxData(from: slot, at: path), allowed, slot, path)
-        case .date(let seconds): return try permitted(NSDate.self, Date(timeIntervalSinceReferenceDate: seconds), allowed, slot, path)
+        case .date(let seconds):
+            return try permitted(NSDate.self, try finiteDate(sinceReferenceDate: seconds, slot: slot, at: path), allowed, slot, path)
         case .uid, .array:
             throw typeMismatch(NSObject.self, found: object, slot: slot, at: path)
         case .dictionary:

@@ -8,6 +8,21 @@ extension _ArchiveDecoder {
     /// an early return before that crashes the Swift 6.3 optimizer in `Date._archiveDecode`.)
     @inline(never)
     func decodeDateWithStrategy(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Date {
+        let date = try decodeDateWithStrategyUnchecked(from: slot, at: path)
+        return try finiteDate(sinceReferenceDate: date.timeIntervalSinceReferenceDate, slot: slot, at: path)
+    }
+
+    /// The date `seconds` after 2001-01-01; `DecodingError.dataCorrupted` when `seconds` is
+    /// NaN or infinite (no point in time, and a `Date` Foundation traps on when printing it).
+    /// Every date the decoder returns passes through here.
+    func finiteDate(sinceReferenceDate seconds: Double, slot: ArchiveSlot, at path: CodingPathNode) throws -> Date {
+        guard let date = Date(finiteSecondsSinceReferenceDate: seconds) else {
+            throw corrupted(at: path, slot: slot, "the date's time is \(seconds), not a finite number of seconds")
+        }
+        return date
+    }
+
+    private func decodeDateWithStrategyUnchecked(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Date {
         switch state.options.date {
         case .nsDate, .deferredToDate:
             return try decodeThrough(slot, at: path) { try Date(from: $0) }

@@ -137,12 +137,12 @@ extension Date: _ArchiveSpecialDecodable {
         return try decoder.reading(slot, path()) {
             switch object {
             case .date(let seconds):
-                return Date(timeIntervalSinceReferenceDate: seconds)
+                return try decoder.finiteDate(sinceReferenceDate: seconds, slot: slot, at: path())
             case .dictionary:
                 let (keys, values) = try decoder.foundationObject(Date.self, classes: FoundationClassNames.date, object: object, at: slot, path: path())
                 let time = try decoder.requiredField("NS.time", of: Date.self, keys: keys, values: values, slot: slot, path: path())
                 _ = try decoder.leafObject(time, expecting: Double.self, at: path())
-                return Date(timeIntervalSinceReferenceDate: try decoder.unboxDouble(from: time, at: path()))
+                return try decoder.finiteDate(sinceReferenceDate: try decoder.unboxDouble(from: time, at: path()), slot: slot, at: path())
             default:
                 throw decoder.typeMismatch(Date.self, found: object, slot: slot, at: path())
             }

@@ -24,6 +24,9 @@ package struct BinaryPropertyList: Sendable {
     package let topObject: Int
     /// Where the offset table starts; every object lies before it.
     let offsetTableStart: Int
+    /// The keys that dictionaries held more than once, when this property list was made by
+    /// ``resolvingDuplicateKeys(keepingFirst:)`` (which drops the extra entries).
+    var duplicateKeys: [PropertyListDuplicateKey] = []
 
     /// Validates the header and trailer of `data`.
     ///

@@ -104,13 +104,19 @@ package enum InputKind: Sendable, Hashable {
 package enum PropertyListInput {
     /// `data` as a binary property list (XML is converted), or a ``PropertyListError`` that
     /// says what the data looks like when it is not a property list at all.
+    ///
+    /// A key repeated in one dictionary counts once: its first occurrence in a binary
+    /// property list and its last in an XML one, as CoreFoundation reads them (see
+    /// ``BinaryPropertyList/resolvingDuplicateKeys(keepingFirst:)``).
     package static func read(_ data: Data, maxDepth: Int) throws -> BinaryPropertyList {
         let bytes = [UInt8](data)
         switch InputKind(sniffing: bytes) {
-        case .binaryPropertyList: return try BinaryPropertyList(bytes: bytes)
+        case .binaryPropertyList:
+            return try BinaryPropertyList(bytes: bytes).resolvingDuplicateKeys(keepingFirst: true)
         // Straight into a binary property list, with no tree in between.
         case .xmlPropertyList, .markup:
             return try BinaryPropertyList(bytes: XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth))
+                .resolvingDuplicateKeys(keepingFirst: false)
         case let kind: throw PropertyListError(notAPropertyList: kind)
         }
     }

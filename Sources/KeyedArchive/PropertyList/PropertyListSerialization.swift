@@ -3,6 +3,9 @@ import Foundation
 extension PropertyListValue {
     /// Reads a property list in either format (binary `bplist00` or XML).
     ///
+    /// A key repeated in one dictionary counts once, as CoreFoundation reads it: its first
+    /// occurrence in a binary property list, its last in an XML one.
+    ///
     /// ```swift
     /// let value = try PropertyListValue(propertyList: data)
     /// if case .dictionary(let entries) = value { print(entries.map(\.key)) }
@@ -14,11 +17,7 @@ extension PropertyListValue {
     ///     malicious input).
     /// - Throws: ``PropertyListError`` saying what is wrong and where.
     public init(propertyList data: Data, maxDepth: Int = 512) throws {
-        switch InputKind(sniffing: data) {
-        case .binaryPropertyList: self = try BinaryPropertyList(data).topValue(maxDepth: maxDepth)
-        case .xmlPropertyList, .markup: self = try XMLPropertyListReader.read([UInt8](data), maxDepth: maxDepth)
-        case let kind: throw PropertyListError(notAPropertyList: kind)
-        }
+        self = try ArchiveDocument.binaryPropertyList(from: data, maxDepth: maxDepth).topValue(maxDepth: maxDepth)
     }
 
     /// Serializes the value. Binary output stores equal strings and numbers once and uses

@@ -84,7 +84,7 @@ public final class ArchiveStore: Sendable {
         // Stale temporary files: with the lock exclusive, no save anywhere is writing one.
         // Without a writable directory there are none to remove, so a lock failure is not an error.
         _ = try? DirectoryLock.withLock(in: directory, exclusive: true) {
-            for file in try entries() where ArchiveStoreName.isTemporary(file) {
+            for file in try entries() where isStaleTemporary(file) {
                 _ = try? DurableFile.remove(directory.appendingPathComponent(file, isDirectory: false))
             }
         }
@@ -105,7 +105,7 @@ public final class ArchiveStore: Sendable {
         let data = try encoder.encode(value)
         do {
             try DirectoryLock.withLock(in: directory, exclusive: false) {
-                try DurableFile.replace(name, in: directory, with: data)
+                try DurableFile.replace(url, with: data, temporaryName: ArchiveStoreName.temporaryName)
             }
         } catch {
             throw ArchiveStoreError(code: .writeFailed, name: name, file: url, cause: "\(error)", underlyingError: error)
@@ -167,10 +167,10 @@ public final class ArchiveStore: Sendable {
     /// Removes every value in the store, and its leftover temporary files.
     ///
     /// Only the store's own files go: those ``names()`` lists (regular files with valid
-    /// names whose contents begin as a property list, as every keyed archive's do) and
-    /// temporary files named `.archivestore-<16 hex digits>.tmp`. Anything else in the
-    /// directory — a database, a JSON file, a folder, a symbolic link, a dot file — stays,
-    /// and so does the directory.
+    /// names that hold a keyed archive with a root value) and regular temporary files named
+    /// `.archivestore-<16 hex digits>.tmp`. Anything else in the directory — a database, a
+    /// JSON file, another program's property list, a folder, a symbolic link, a dot file —
+    /// stays, and so does the directory.
     ///
     /// ```swift
     /// try store.removeAll()
@@ -183,7 +183,7 @@ public final class ArchiveStore: Sendable {
     public func removeAll() throws {
         do {
             try DirectoryLock.withLock(in: directory, exclusive: true) {
-                for file in try entries() where ArchiveStoreName.isTemporary(file) || isOwnArchive(file) {
+                for file in try entries() where isStaleTemporary(file) || isOwnArchive(file) {
                     let url = directory.appendingPathComponent(file, isDirectory: false)
                     do {
                         _ = try DurableFile.remove(url)
@@ -202,8 +202,10 @@ public final class ArchiveStore: Sendable {
 
     /// The names of the stored values, sorted.
     ///
-    /// A name is listed when the file is a regular file with a valid name whose contents
-    /// begin as a property list; temporary files, the lock file and other files are not.
+    /// A name is listed when its file is one ``load(_:named:)`` reads as a stored value: a
+    /// regular file (not a symbolic link) with a valid name, holding a keyed archive with a
+    /// root value. Temporary files, the lock file and every other file — plain property
+    /// lists, other programs' archives, text — are not listed, and ``removeAll()`` leaves them.
     ///
     /// ```swift
     /// for name in try store.names() { print(name) }   // ["drafts", "session"]
@@ -240,10 +242,22 @@ public final class ArchiveStore: Sendable {
         }
     }
 
-    /// Whether the directory entry `file` is one of the store's values.
+    /// Whether the directory entry `file` is one of the store's values: a regular file with
+    /// a valid name that loads as a keyed archive with a root value (the same test that
+    /// keeps ``load(_:named:)`` from reporting a corrupt file). The file is opened without
+    /// following links, and read in full only when its first bytes are a property list's.
     private func isOwnArchive(_ file: String) -> Bool {
-        ArchiveStoreName.brokenRule(file) == nil
-            && DurableFile.startsLikePropertyList(directory.appendingPathComponent(file, isDirectory: false))
+        let url = directory.appendingPathComponent(file, isDirectory: false)
+        guard ArchiveStoreName.brokenRule(file) == nil, DurableFile.startsLikePropertyList(url),
+              let data = try? DurableFile.read(url, followingLinks: false)
+        else { return false }
+        return envelopeProblem(data) == nil
+    }
+
+    /// Whether the directory entry `file` is a temporary file a save left behind: its name
+    /// is the store's temporary-file pattern and it is a regular file (never a folder or a link).
+    private func isStaleTemporary(_ file: String) -> Bool {
+        ArchiveStoreName.isTemporary(file) && DurableFile.isRegularFile(directory.appendingPathComponent(file, isDirectory: false))
     }
 
     /// Why `data` is not a keyed archive holding a root value, or `nil` when it is one.

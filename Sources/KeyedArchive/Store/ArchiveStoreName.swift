@@ -37,8 +37,7 @@ enum ArchiveStoreName {
 
     /// A fresh temporary file name: `.archivestore-<16 hex digits>.tmp`.
     static func temporaryName() -> String {
-        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
-        return temporaryPrefix + String(repeating: "0", count: 16 - hex.count) + hex + temporarySuffix
+        DurableFile.temporaryName(prefix: temporaryPrefix)
     }
 
     /// Whether `fileName` is one of the store's temporary files (never a valid store name).

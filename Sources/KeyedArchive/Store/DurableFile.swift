@@ -9,43 +9,50 @@ import Musl
 
 /// A failed system call: which one, and `errno`'s text (also as `localizedDescription`,
 /// for code that shows an ``ArchiveStoreError``'s `underlyingError`).
-struct SystemCallError: Error, CustomStringConvertible, LocalizedError {
-    let call: String
-    let code: Int32
+package struct SystemCallError: Error, CustomStringConvertible, LocalizedError {
+    package let call: String
+    package let code: Int32
 
-    init(_ call: String, code: Int32 = errno) {
+    package init(_ call: String, code: Int32 = errno) {
         self.call = call
         self.code = code
     }
 
-    var description: String { "\(call): \(String(cString: strerror(code)))" }
+    package var description: String { "\(call): \(String(cString: strerror(code)))" }
 
-    var errorDescription: String? { description }
+    package var errorDescription: String? { description }
 }
 
-/// The file operations behind ``ArchiveStore``, on POSIX calls, so that every step that
-/// makes a write durable is explicit: write a temporary file in the same directory, flush
-/// it, rename it over the old file, flush the directory.
-enum DurableFile {
-    /// Replaces the file `name` in `directory` with `data`, atomically and durably.
+/// The file operations behind ``ArchiveStore`` and the tool's output files, on POSIX calls,
+/// so that every step that makes a write durable, and safe in a folder others can write
+/// to, is explicit: create a fresh temporary file beside the target, flush it, rename it
+/// over the target, flush the directory.
+package enum DurableFile {
+    /// Replaces the file at `target` with `bytes`, atomically and durably, never writing
+    /// through a symbolic link.
     ///
     /// A process killed at any instant leaves either the old file or the new one: the new
-    /// bytes go to a fresh temporary file (see ``ArchiveStoreName/temporaryName()``), which
-    /// is flushed to disk before `rename(2)` puts it in place in one step, and the
+    /// bytes go to a fresh temporary file in `target`'s directory, named by
+    /// `temporaryName` (which must give an unpredictable name each call) and created with
+    /// `O_CREAT | O_EXCL | O_NOFOLLOW`, so a file or link planted under that name is never
+    /// opened. It is flushed to disk before `rename(2)` puts it in place in one step —
+    /// replacing a symbolic link at `target` itself, never the file it points to — and the
     /// directory is flushed after, so the rename itself survives a power cut. On failure
-    /// the temporary file is removed and the old file is untouched.
-    static func replace(_ name: String, in directory: URL, with data: Data) throws {
-        let (temporary, fd) = try createTemporary(in: directory)
+    /// the temporary file is removed and the old file is untouched. New files get mode
+    /// 0666 less the process's umask.
+    package static func replace<Bytes: ContiguousBytes>(_ target: URL, with bytes: Bytes,
+                                                        temporaryName: () -> String) throws(SystemCallError) {
+        let directory = target.deletingLastPathComponent()
+        let (temporary, fd) = try createTemporary(in: directory, name: temporaryName)
         do {
             defer { close(fd) }
-            try writeAll(data, to: fd)
+            try writeAll(bytes, to: fd)
             try flush(fd)
         } catch {
             unlink(temporary)
             throw error
         }
-        let target = directory.appendingPathComponent(name, isDirectory: false).path
-        guard rename(temporary, target) == 0 else {
+        guard rename(temporary, target.path) == 0 else {
             let failure = SystemCallError("rename")
             unlink(temporary)
             throw failure
@@ -53,11 +60,19 @@ enum DurableFile {
         try flushDirectory(directory)
     }
 
-    /// The contents of the file at `url`, or `nil` when there is no such file.
-    static func read(_ url: URL) throws -> Data? {
+    /// A fresh temporary file name: `prefix`, 16 random hex digits, `.tmp`.
+    package static func temporaryName(prefix: String) -> String {
+        let hex = String(UInt64.random(in: .min ... .max), radix: 16)
+        return prefix + String(repeating: "0", count: 16 - hex.count) + hex + ".tmp"
+    }
+
+    /// The contents of the file at `url`, or `nil` when there is no such file. With
+    /// `followingLinks: false`, a symbolic link at `url` throws (`ELOOP`) rather than being read.
+    static func read(_ url: URL, followingLinks: Bool = true) throws -> Data? {
         // O_NONBLOCK: a FIFO in the file's place must not block the open (it has no effect
         // on reading a regular file).
-        let fd = retryingOnInterrupt { open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW)
+        let fd = retryingOnInterrupt { open(url.path, flags) }
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw SystemCallError("open")
@@ -101,6 +116,12 @@ enum DurableFile {
         return data
     }
 
+    /// Whether `url` names a regular file itself (not a folder, a symbolic link or a device).
+    static func isRegularFile(_ url: URL) -> Bool {
+        var info = stat()
+        return lstat(url.path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// Removes the file at `url`; `false` when there was none.
     static func remove(_ url: URL) throws -> Bool {
         if unlink(url.path) == 0 { return true }
@@ -112,9 +133,8 @@ enum DurableFile {
     /// those of a property list (`bplist`, or `<?xml` / `<plist` after white space), as every
     /// keyed archive's are. Reads at most 64 bytes.
     static func startsLikePropertyList(_ url: URL) -> Bool {
-        var info = stat()
-        guard lstat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard isRegularFile(url) else { return false }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
         guard fd >= 0 else { return false }
         defer { close(fd) }
         var head = [UInt8](repeating: 0, count: 64)
@@ -127,7 +147,7 @@ enum DurableFile {
     }
 
     /// Flushes `directory` itself to disk, so a rename or unlink in it is durable.
-    static func flushDirectory(_ directory: URL) throws {
+    static func flushDirectory(_ directory: URL) throws(SystemCallError) {
         let fd = retryingOnInterrupt { open(directory.path, O_RDONLY | O_CLOEXEC | O_DIRECTORY) }
         guard fd >= 0 else { throw SystemCallError("open directory") }
         defer { close(fd) }
@@ -136,36 +156,39 @@ enum DurableFile {
 
     // MARK: - Steps
 
-    /// Creates a new, empty temporary file in `directory` (never an existing one).
-    private static func createTemporary(in directory: URL) throws -> (path: String, fd: Int32) {
+    /// Creates a new, empty temporary file in `directory`: never an existing file, and never
+    /// through a symbolic link.
+    private static func createTemporary(in directory: URL, name: () -> String) throws(SystemCallError) -> (path: String, fd: Int32) {
         for _ in 0..<16 {
-            let path = directory.appendingPathComponent(ArchiveStoreName.temporaryName(), isDirectory: false).path
-            let fd = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666) }
+            let path = directory.appendingPathComponent(name(), isDirectory: false).path
+            let fd = retryingOnInterrupt { open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o666) }
             if fd >= 0 { return (path, fd) }
             if errno != EEXIST { throw SystemCallError("open temporary file") }
         }
         throw SystemCallError("open temporary file", code: EEXIST)
     }
 
-    private static func writeAll(_ data: Data, to fd: Int32) throws {
-        try data.withUnsafeBytes { buffer in
-            guard var next = buffer.baseAddress else { return }
+    private static func writeAll<Bytes: ContiguousBytes>(_ data: Bytes, to fd: Int32) throws(SystemCallError) {
+        let failure: SystemCallError? = data.withUnsafeBytes { buffer in
+            guard var next = buffer.baseAddress else { return nil }
             var remaining = buffer.count
             while remaining > 0 {
                 let n = systemWrite(fd, next, remaining)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw SystemCallError("write")
+                    return SystemCallError("write")
                 }
                 next += n
                 remaining -= n
             }
+            return nil
         }
+        if let failure { throw failure }
     }
 
     /// `fsync`, or on Apple platforms `F_FULLFSYNC` (plain `fsync` there does not reach the
     /// disk's platters), falling back to `fsync` where the file system does not support it.
-    private static func flush(_ fd: Int32) throws {
+    private static func flush(_ fd: Int32) throws(SystemCallError) {
         #if canImport(Darwin)
         if fcntl(fd, F_FULLFSYNC) == 0 { return }
         #endif
@@ -184,25 +207,6 @@ enum DurableFile {
             let fd = body()
             if fd >= 0 || errno != EINTR { return fd }
         }
-    }
-}
-
-/// An advisory lock on the store's lock file (`flock(2)`), held for the duration of `body`.
-///
-/// Saves and removals take it shared, so they run side by side; `init` (which deletes stale
-/// temporary files) and `removeAll()` take it exclusive, so they never delete a temporary
-/// file another thread or process is still writing. The lock is released when the
-/// descriptor is closed — also when a process is killed.
-enum DirectoryLock {
-    static func withLock<T>(in directory: URL, exclusive: Bool, _ body: () throws -> T) throws -> T {
-        let path = directory.appendingPathComponent(ArchiveStoreName.lockFile, isDirectory: false).path
-        let fd = DurableFile.retryingOnInterrupt { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o666) }
-        guard fd >= 0 else { throw SystemCallError("open \(ArchiveStoreName.lockFile)") }
-        defer { close(fd) }
-        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
-            if errno != EINTR { throw SystemCallError("flock") }
-        }
-        return try body()
     }
 }
 

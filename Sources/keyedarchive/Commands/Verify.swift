@@ -1,3 +1,4 @@
+import Foundation
 import KeyedArchive
 
 /// `keyedarchive verify FILE...`: structural checks, every problem reported.
@@ -38,11 +39,11 @@ enum VerifyCommand: ToolCommand {
                 case .note: label = palette.paint("note:", .cyan)
                 }
                 let className = diagnostic.object.flatMap { classNames[$0] }
-                Terminal.err("\(name(path)): \(label) \(diagnostic.text(className: className))")
+                Terminal.err("\(TerminalText.escaped(name(path))): \(label) \(TerminalText.escaped(diagnostic.text(className: className)))")
             }
             let errors = diagnostics.filter { $0.severity == .error }.count
             allSound = allSound && errors == 0
-            Terminal.out("\(name(path)): " + verdict(diagnostics, objectCount: objectCount))
+            Terminal.out("\(TerminalText.escaped(name(path))): " + verdict(diagnostics, objectCount: objectCount))
         }
         return allSound ? ExitStatus.success : ExitStatus.failure
     }
@@ -75,7 +76,22 @@ enum VerifyCommand: ToolCommand {
                 diagnostics += failure(error).0
             }
         }
+        diagnostics += duplicateKeyWarnings(input.data)
         return (diagnostics, checker.classNames, checker.objects.isEmpty ? nil : checker.objects.count)
+    }
+
+    /// A warning for each key a dictionary holds more than once: readers disagree on such
+    /// files (Python and `PropertyListDecoder` take the last), so it is worth knowing which
+    /// one Foundation, and this package, use.
+    private static func duplicateKeyWarnings(_ data: Data) -> [Diagnostic] {
+        let duplicates = (try? KeyedArchiveView.duplicateKeys(in: data)) ?? []
+        return duplicates.map { duplicate in
+            let place = duplicate.objectIndex == nil ? "property-list object \(duplicate.dictionary): " : ""
+            let used = duplicate.keepsFirst ? "the first is used, as Foundation reads binary property lists"
+                : "the last is used, as Foundation reads XML property lists"
+            return Diagnostic(severity: .warning, object: duplicate.objectIndex, path: "",
+                              message: "\(place)key '\(duplicate.key)' appears \(duplicate.occurrences) times in one dictionary; \(used)")
+        }
     }
 
     /// `OK (12 objects, 1 note)` or `FAILED (2 errors, 1 warning)`.

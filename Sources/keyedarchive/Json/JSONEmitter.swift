@@ -335,11 +335,13 @@ struct JSONEmitter {
     }
 
     /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`…
-    /// or `\u00XX`; everything else (non-ASCII included) written as UTF-8.
+    /// or `\u00XX`, and the other characters ``TerminalText`` keeps from a terminal (DEL,
+    /// C1 controls, line separators, bidi overrides) as `\uXXXX`; everything else written
+    /// as UTF-8.
     static func quote(_ text: String, to out: inout OutputBuffer) {
         out.append(byte: 0x22)
-        for byte in text.utf8 {
-            switch byte {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
             case 0x22: out.append("\\\"")
             case 0x5C: out.append("\\\\")
             case 0x0A: out.append("\\n")
@@ -347,12 +349,14 @@ struct JSONEmitter {
             case 0x09: out.append("\\t")
             case 0x08: out.append("\\b")
             case 0x0C: out.append("\\f")
-            case 0..<0x20:
+            case _ where TerminalText.mustEscape(scalar):
                 let hex = Array("0123456789abcdef".utf8)
-                out.append("\\u00")
-                out.append(byte: hex[Int(byte >> 4)])
-                out.append(byte: hex[Int(byte & 0xF)])
-            default: out.append(byte: byte)
+                out.append("\\u")
+                for shift in stride(from: 12, through: 0, by: -4) {
+                    out.append(byte: hex[Int(scalar.value >> UInt32(shift) & 0xF)])
+                }
+            case 0..<0x80: out.append(byte: UInt8(scalar.value))
+            default: UTF8.encode(scalar) { out.append(byte: $0) }
             }
         }
         out.append(byte: 0x22)

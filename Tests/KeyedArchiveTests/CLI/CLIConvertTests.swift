@@ -67,3 +67,43 @@ struct CLIConvertTests {
         #expect(result.stderr.contains("/nonexistent/folder/out.xml"))
     }
 }
+
+/// `convert -o` never writes through a symbolic link and leaves no temporary file.
+@Suite("CLI: convert output file")
+struct CLIConvertOutputFileTests {
+    @Test("a symbolic link at the output path is replaced, and the file it points to is untouched")
+    func linkAtOutputIsReplaced() throws {
+        let path = try CLI.temporaryFile(try CLIFixtures.team())
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let victim = folder.appendingPathComponent("victim")
+        try Data("keep".utf8).write(to: victim)
+        let output = folder.appendingPathComponent("out.xml")
+        try FileManager.default.createSymbolicLink(at: output, withDestinationURL: victim)
+        let result = try CLI.run(["convert", "--to", "xml", path, "-o", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Data(contentsOf: victim) == Data("keep".utf8))
+        let attributes = try FileManager.default.attributesOfItem(atPath: output.path)
+        #expect(attributes[.type] as? FileAttributeType == .typeRegular)
+        #expect(try Data(contentsOf: output).starts(with: Data("<?xml".utf8)))
+        let entries = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(entries == ["archive.plist", "out.xml", "victim"], "a temporary file was left behind")
+    }
+
+    @Test("links planted under the old predictable temporary names are never followed")
+    func plantedTemporaryLinks() throws {
+        let path = try CLI.temporaryFile(try CLIFixtures.team())
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        let victim = folder.appendingPathComponent("victim")
+        try Data("keep".utf8).write(to: victim)
+        let output = folder.appendingPathComponent("out.plist")
+        // The tool used to write `OUT.keyedarchive-<pid>`; plant links for a range of pids.
+        for pid in 1...400 {
+            try FileManager.default.createSymbolicLink(
+                at: folder.appendingPathComponent("out.plist.keyedarchive-\(pid)"), withDestinationURL: victim)
+        }
+        let result = try CLI.run(["convert", "--to", "binary", path, "-o", output.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Data(contentsOf: victim) == Data("keep".utf8))
+        #expect(try Data(contentsOf: output).starts(with: Data("bplist00".utf8)))
+    }
+}

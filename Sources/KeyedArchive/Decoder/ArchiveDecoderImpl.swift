@@ -51,6 +51,9 @@ final class ArchiveDecodingState {
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
+    /// The key texts of NSDictionaries whose keys are not all plain strings, by the byte
+    /// offset of their `NS.keys` list (see `dictionaryKeys(_:owner:at:)`).
+    @exclusivity(unchecked) var dictionaryKeys: [Int: ArchiveDictionaryKeys] = [:]
     /// Key-reference caches by CodingKey type (the metatype's address → index in `keyRefCaches`).
     @exclusivity(unchecked) var keyRefCacheIndex = ScalarRefTable()
     @exclusivity(unchecked) var keyRefCaches: [KeyRefCache] = []
@@ -130,7 +133,7 @@ final class _ArchiveDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: pathNode)
+        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: pathNode, pairs: true)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }

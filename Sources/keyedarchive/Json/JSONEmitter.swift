@@ -160,8 +160,13 @@ struct JSONEmitter {
             return out.append(literalObject(members, depth: depth))
         }
         let interpreted = view.foundationValue(of: object)
-        if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
-        if let interpreted, try foundationScalar(interpreted, to: &out) { return }
+        // Fields a subclass adds (NSCalendarDate's NS.timezone): the value goes under
+        // `$value`, beside them, so nothing is dropped.
+        let added = interpreted == nil ? [] : view.addedFields(of: object)
+        if added.isEmpty {
+            if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
+            if let interpreted, try foundationScalar(interpreted, to: &out) { return }
+        }
         if open.contains(index) {
             return out.append(literalObject([("$cycle", "true"), ("$ref", String(index))], depth: depth))
         }
@@ -171,20 +176,47 @@ struct JSONEmitter {
         shown.insert(index)
         open.insert(index)
         tasks.append(.close(index))
+        if let interpreted, !added.isEmpty {
+            var members: [(String, ArchivedValue)] = [("$value", try value(of: interpreted, depth: depth + 1))]
+            members += added.map { ($0.key, $0.value) }
+            if includeClasses, let name = object.className { members.append(("$class", .string(name))) }
+            return try push(members: Self.sorted(members), open: "{", close: "}", depth: depth, into: &tasks)
+        }
         switch interpreted {
         case .array(let items)?, .set(let items)?, .orderedSet(let items)?:
             try push(members: items.map { (nil, $0) }, open: "[", close: "]", depth: depth, into: &tasks)
         case .dictionary(let keys, let values)?:
-            var members: [(String, ArchivedValue)] = []
-            members.reserveCapacity(keys.count)
-            for (key, value) in zip(keys, values) {
-                members.append((try keyText(key, depth: depth + 1), value))
-            }
-            try push(members: Self.sorted(members), open: "{", close: "}", depth: depth, into: &tasks)
+            try push(members: Self.sorted(try entries(keys: keys, values: values, depth: depth)), open: "{", close: "}", depth: depth, into: &tasks)
         default:
             var members: [(String, ArchivedValue)] = object.fields.map { ($0.key, $0.value) }
             if includeClasses, let name = object.className { members.append(("$class", .string(name))) }
             try push(members: Self.sorted(members), open: "{", close: "}", depth: depth, into: &tasks)
+        }
+    }
+
+    /// A dictionary's entries as members, keys as their text.
+    private mutating func entries(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(ToolError) -> [(String, ArchivedValue)] {
+        var members: [(String, ArchivedValue)] = []
+        members.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
+            members.append((try keyText(key, depth: depth + 1), value))
+        }
+        return members
+    }
+
+    /// A Foundation value as a value to write (for `$value`, beside a subclass's fields).
+    private mutating func value(of interpreted: ArchivedFoundationValue, depth: Int) throws(ToolError) -> ArchivedValue {
+        switch interpreted {
+        case .string(let text): return .string(text)
+        case .data(let bytes): return .data(bytes)
+        case .date(let date): return .date(date)
+        case .url(let url): return .string(url.absoluteString)
+        case .uuid(let uuid): return .string(uuid.uuidString)
+        case .decimal(let number): return number.isNaN ? .null : .string(number.description)
+        case .null: return .null
+        case .array(let items), .set(let items), .orderedSet(let items): return .array(items)
+        case .dictionary(let keys, let values):
+            return .dictionary(try entries(keys: keys, values: values, depth: depth).map { ArchivedField(key: $0.0, value: $0.1) })
         }
     }
 

@@ -275,6 +275,13 @@ struct JSONEmitter {
     /// text, `true`/`false`/`null` as those words (Python's `json.dumps` does the same),
     /// dates and data as their text, anything else as its compact JSON.
     private mutating func keyText(_ key: ArchivedValue, depth: Int) throws(ToolError) -> String {
+        // A string, or an object of NSString or a subclass of it, is its text (a
+        // subclass's own fields, such as PyObjC's `pytype`, are not part of a key).
+        if case .string(let plain)? = view.plainValue(key) { return plain }
+        if case .reference(let index) = key, index < view.objects.count,
+           case .string(let string)? = view.foundationValue(of: view.objects[index]) {
+            return string
+        }
         var compact = JSONEmitter(view: view, includeClasses: includeClasses, pretty: false)
         // Handed over, not shared, so that neither set is copied when it grows.
         compact.budget = budget
@@ -284,16 +291,8 @@ struct JSONEmitter {
         try compact.write(key, depth: depth, to: &out)
         budget = compact.budget
         let text = out.captured
-        // A string key is its text (a key that is a string needs no quotes).
         guard text.hasPrefix("\"") else { return text }
-        if case .string(let plain) = view.plainValue(key) ?? .null { return plain }
-        if case .reference(let index) = key, index < view.objects.count {
-            switch view.foundationValue(of: view.objects[index]) {
-            case .string(let string)?: return string
-            default: break
-            }
-        }
-        // Dates and data: their text, which needs no unescaping.
+        // Dates, data, URLs and UUIDs: their text, which needs no unescaping.
         return String(text.dropFirst().dropLast())
     }
 

@@ -30,6 +30,18 @@ struct ReachableStringsTests {
         #expect(Self.files.filter { $0.relativePath.hasPrefix("apps/") }.count >= 22)
     }
 
+    @Test("The oracle finds what these files are known to hold", .requiresCorpus, .requiresPython3)
+    func oracleSelfCheck() throws {
+        let pyobjc = try Self.oracle(CorpusFile("apps/pyobjc/plaso-NSKeyedArchiver.plist"))
+        #expect(Set(pyobjc.root).isSuperset(of: ["MyString", "Some string", "MyDate"]))
+        #expect(!pyobjc.rootCyclic)
+        let nib = try Self.oracle(CorpusFile("apps/interface-builder/Journler-CalendarControl.nib"))
+        #expect(nib.top.contains("%A, %B %e"))  // NSCalendarDate's NS.format
+        #expect(nib.rootCyclic)  // views and their superviews
+        #expect(try Self.oracle(CorpusFile("apple/nskeyedunarchiver-rs/circularReference.plist")).rootCyclic)
+        #expect(!(try Self.oracle(CorpusFile("apple/nskeyedunarchiver-rs/simpleDict.plist")).rootCyclic))
+    }
+
     @Test("keyedarchive json shows every string reachable from $top", .requiresCorpus, .requiresPython3, arguments: files)
     func jsonShowsEveryString(file: CorpusFile) throws {
         let oracle = try Self.oracle(file)
@@ -49,10 +61,10 @@ struct ReachableStringsTests {
         let oracle = try Self.oracle(file)
         let data = try file.data()
         if oracle.rootCyclic {
-            #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(GenericArchiveValue.self, from: data) }
+            #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(AllKeysValue.self, from: data) }
             return
         }
-        let value = try ArchiveDecoder().decode(GenericArchiveValue.self, from: data)
+        let value = try ArchiveDecoder().decode(AllKeysValue.self, from: data)
         var held = Set<String>()
         value.collect(into: &held)
         let missing = Set(oracle.root).subtracting(held)
@@ -87,20 +99,11 @@ struct ReachableStringsTests {
     }
 }
 
-/// A generic value as AnyCodable-style libraries write it for any decoder: a keyed
-/// container probed with `try?` and read through `allKeys`, then an unkeyed one, then
-/// scalars (`Bool` before numbers, the common order).
-indirect enum GenericArchiveValue: Decodable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case uint(UInt64)
-    case double(Double)
-    case string(String)
-    case data(Data)
-    case date(Date)
-    case array([GenericArchiveValue])
-    case object([String: GenericArchiveValue])
+/// A generic value as AnyCodable-style libraries read one from any decoder: a keyed
+/// container probed with `try?` and read through `allKeys`, then an unkeyed one, then the
+/// scalar probes of ``ProbingValue`` (which probes typed dictionaries and arrays first).
+struct AllKeysValue: Decodable {
+    let value: ProbingValue
 
     struct AnyKey: CodingKey {
         var stringValue: String
@@ -111,44 +114,24 @@ indirect enum GenericArchiveValue: Decodable {
 
     init(from decoder: any Decoder) throws {
         if let keyed = try? decoder.container(keyedBy: AnyKey.self) {
-            var entries: [String: GenericArchiveValue] = [:]
+            var entries: [String: ProbingValue] = [:]
             for key in keyed.allKeys {
-                entries[key.stringValue] = try keyed.decode(GenericArchiveValue.self, forKey: key)
+                entries[key.stringValue] = try keyed.decode(AllKeysValue.self, forKey: key).value
             }
-            self = .object(entries)
-            return
+            value = .dictionary(entries)
+        } else if var unkeyed = try? decoder.unkeyedContainer() {
+            var items: [ProbingValue] = []
+            while !unkeyed.isAtEnd { items.append(try unkeyed.decode(AllKeysValue.self).value) }
+            value = .array(items)
+        } else {
+            value = try ProbingValue(from: decoder)
         }
-        if var unkeyed = try? decoder.unkeyedContainer() {
-            var items: [GenericArchiveValue] = []
-            while !unkeyed.isAtEnd { items.append(try unkeyed.decode(GenericArchiveValue.self)) }
-            self = .array(items)
-            return
-        }
-        let single = try decoder.singleValueContainer()
-        if single.decodeNil() { self = .null }
-        else if let value = try? single.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? single.decode(Int64.self) { self = .int(value) }
-        else if let value = try? single.decode(UInt64.self) { self = .uint(value) }
-        else if let value = try? single.decode(Double.self) { self = .double(value) }
-        else if let value = try? single.decode(String.self) { self = .string(value) }
-        else if let value = try? single.decode(Data.self) { self = .data(value) }
-        else { self = .date(try single.decode(Date.self)) }
     }
 
     /// Every string held: values and dictionary keys.
     func collect(into strings: inout Set<String>) {
-        var pending: [GenericArchiveValue] = [self]
-        while let value = pending.popLast() {
-            switch value {
-            case .string(let text): strings.insert(text)
-            case .array(let items): pending.append(contentsOf: items)
-            case .object(let entries):
-                for (key, item) in entries {
-                    strings.insert(key)
-                    pending.append(item)
-                }
-            default: break
-            }
-        }
+        var keys = Set<String>()
+        value.collect(leaves: &strings, keys: &keys)
+        strings.formUnion(keys)
     }
 }

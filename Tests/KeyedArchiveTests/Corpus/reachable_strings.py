@@ -32,30 +32,40 @@ def is_class_entry(value):
     return isinstance(value, dict) and "$classname" in value and "$class" not in value
 
 
+def leaves(value):
+    """The UIDs and strings inside a value, through its arrays and dictionaries ($class aside)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        uid = as_uid(item)
+        if uid is not None:
+            yield uid
+        elif isinstance(item, str):
+            yield item
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(v for k, v in item.items() if k != "$class")
+
+
+def targets(objects, uid):
+    """What following UID `uid` reaches: nothing for nil, out of range or a class entry."""
+    if uid == 0 or uid >= len(objects) or is_class_entry(objects[uid]):
+        return []
+    return list(leaves(objects[uid]))
+
+
 def reachable(objects, start_values):
     strings = set()
     seen = set()
-    pending = list(start_values)
+    pending = list(leaves(list(start_values)))
     while pending:
-        value = pending.pop()
-        uid = as_uid(value)
-        if uid is not None:
-            if uid == 0 or uid in seen or uid >= len(objects):
-                continue
-            seen.add(uid)
-            target = objects[uid]
-            if is_class_entry(target):
-                continue
-            if isinstance(target, dict):
-                pending.extend(v for k, v in target.items() if k != "$class")
-            else:
-                pending.append(target)
-        elif isinstance(value, str):
-            strings.add(value)
-        elif isinstance(value, list):
-            pending.extend(value)
-        elif isinstance(value, dict):
-            pending.extend(v for k, v in value.items() if k != "$class")
+        item = pending.pop()
+        if isinstance(item, str):
+            strings.add(item)
+        elif item not in seen:
+            seen.add(item)
+            pending.extend(targets(objects, item))
     return strings
 
 
@@ -63,26 +73,14 @@ def has_cycle(objects, start_values):
     """Whether a UID cycle is reachable: an iterative depth-first search with colours."""
     state = {}  # uid -> 1 (open) or 2 (done)
 
-    def children(value):
-        result = []
-        stack = [value]
-        while stack:
-            item = stack.pop()
-            uid = as_uid(item)
-            if uid is not None:
-                if 0 < uid < len(objects) and not is_class_entry(objects[uid]):
-                    result.append(uid)
-            elif isinstance(item, list):
-                stack.extend(item)
-            elif isinstance(item, dict):
-                stack.extend(v for k, v in item.items() if k != "$class")
-        return result
+    def children(uid):
+        return iter([t for t in targets(objects, uid) if not isinstance(t, str)])
 
-    for start in children(list(start_values)):
-        if state.get(start) == 2:
+    for start in leaves(list(start_values)):
+        if isinstance(start, str) or state.get(start) == 2:
             continue
-        stack = [(start, iter(children(objects[start] if isinstance(objects[start], (dict, list)) else [])))]
         state[start] = 1
+        stack = [(start, children(start))]
         while stack:
             uid, it = stack[-1]
             advanced = False
@@ -92,8 +90,7 @@ def has_cycle(objects, start_values):
                     return True
                 if mark is None:
                     state[child] = 1
-                    target = objects[child]
-                    stack.append((child, iter(children(target if isinstance(target, (dict, list)) else []))))
+                    stack.append((child, children(child)))
                     advanced = True
                     break
             if not advanced:

@@ -28,7 +28,7 @@ private struct ListedKeys: Decodable {
     var integers: [Int?]
     var values: [String: String]
     init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: GenericArchiveValue.AnyKey.self)
+        let container = try decoder.container(keyedBy: AllKeysValue.AnyKey.self)
         names = container.allKeys.map(\.stringValue)
         integers = container.allKeys.map(\.intValue)
         var values: [String: String] = [:]
@@ -147,7 +147,7 @@ struct DictionaryKeysInteropTests {
         #expect(context.debugDescription.contains("object "))
         // The generic value still holds every entry: through the alternating unkeyed view.
         var strings = Set<String>()
-        try ArchiveDecoder().decode(GenericArchiveValue.self, from: data).collect(into: &strings)
+        try ArchiveDecoder().decode(AllKeysValue.self, from: data).collect(into: &strings)
         #expect(strings.isSuperset(of: ["shape", "plain", "p"]))
     }
 }

@@ -61,6 +61,17 @@ struct DictionaryKeysInteropTests {
         #expect(try decoder.decode(ThroughSwift<UInt16, String>.self, from: foundationDictionary([3: "c"], format: format)).value == [3: "c"])
     }
 
+    @Test("Set and array types never read a dictionary's keys and values as elements")
+    func collectionsRefuseDictionaries() throws {
+        let data = foundationDictionary(["a": "b"], format: .binary)
+        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(Set<String>.self, from: data) }
+        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([String].self, from: data) }
+        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(ContiguousArray<String>.self, from: data) }
+        // Swift's own Dictionary.init(from:) does get them, for a key type that is not String/Int.
+        #expect(try ArchiveDecoder().decode(ThroughSwift<URL, String>.self, from: foundationDictionary([URL(string: "a:b")!: "c"], format: .binary)).value
+                == [URL(string: "a:b")!: "c"])
+    }
+
     @Test("A real number key reads as its digits; it is not an Int key")
     func realKey() throws {
         let data = foundationDictionary([2.5: "half"], format: .binary)

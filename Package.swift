@@ -53,7 +53,7 @@ let package = Package(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive", "HostileArchives", "SanitizerDefaults"],
             path: "Tests/KeyedArchiveTests",
-            exclude: ["CLI/Snapshots", "Hostile/Crashers"]
+            exclude: ["CLI/Snapshots", "Hostile/Crashers", "Corpus/reachable_strings.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

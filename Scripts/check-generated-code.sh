@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile check for `keyedarchive swift`: generates Swift for every archive in
-# ../shared/corpus/apple and for the archives Foundation writes from
+# ../shared/corpus/apple and ../shared/corpus/apps and for the archives Foundation writes from
 # Tests/KeyedArchiveTests/CLI/CodegenFixtures.swift, compiles all of it in ONE scratch
 # package (.build/codegen-check, depending on this package by path; one module per
 # archive, so that every file's `Root` and types live in their own namespace), then
@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 ROOT="$(pwd)"
 WORK="$ROOT/.build/codegen-check"
 CORPUS="$ROOT/../shared/corpus/apple"
+APPS="$ROOT/../shared/corpus/apps"
 START=$(date +%s)
 
 # Archives typed decoding refuses by design, each with the reason; each must still fail
@@ -22,6 +23,17 @@ START=$(date +%s)
 EXPECTED_FAILURES=(
   "apple/nskeyedunarchiver-rs/circularReference.plist|an array that contains itself: typed decoding refuses cycles by design (corpus README)"
   "foundation/foundation-cycle.archive|two objects that refer to each other: typed decoding refuses cycles by design"
+  # Archives real apps wrote (../shared/corpus/apps) whose graphs have cycles.
+  "apps/core-data-model/CoreDataBooks-layout|cyclic graph: issue 28"
+  "apps/core-data-model/TopSongs-elements|cyclic graph: issue 28"
+  "apps/documents/PaintCode-SampleStyleKit.pcvd|cyclic graph: issue 28"
+  "apps/interface-builder/DrawKit-MainMenu.nib|cyclic graph: issue 28"
+  "apps/interface-builder/Journler-CalendarControl.nib|cyclic graph: issue 28"
+  "apps/interface-builder/OgreKit-AdvancedFindPanel-compiled.nib|cyclic graph: issue 28"
+  "apps/interface-builder/iMediaBrowser-Links-xml.nib|cyclic graph: issue 28"
+  "apps/interface-builder/nv-MainMenu.nib|cyclic graph: issue 28"
+  "apps/scenekit/Fox2-character_max.scn|cyclic graph: issue 28"
+  "apps/scenekit/particles.scn|cyclic graph: issue 28"
 )
 
 echo "== building keyedarchive"
@@ -75,6 +87,11 @@ elif [ "${CI:-}" = "true" ]; then
   exit 1
 else
   echo "note: the shared corpus is absent ($CORPUS): only Foundation-written archives are checked"
+fi
+if [ -d "$APPS" ]; then
+  while IFS= read -r path; do
+    ENTRIES+=("apps/${path#"$APPS/"}|$path")
+  done < <(find "$APPS" -type f ! -name '*.md' | LC_ALL=C sort)
 fi
 while IFS= read -r path; do
   ENTRIES+=("foundation/$(basename "$path")|$path")

@@ -17,6 +17,8 @@ struct ArchiveDocument: Sendable {
     let topRef: Int
     /// The `$top` entries whose values are UIDs, in file order.
     let top: [(key: String, uid: Int)]
+    /// `$archiver`: `NSKeyedArchiver`, or the name of a subclass (``ArchiverName``).
+    let archiverName: String
 
     /// Number of entries in `$objects`.
     var objectCount: Int { objects.count }
@@ -60,9 +62,10 @@ struct ArchiveDocument: Sendable {
             throw KeyedArchiveError("missing $archiver", key: "$archiver")
         }
         let archiverName = try plist.string(archiver)
-        guard archiverName == "NSKeyedArchiver" else {
-            throw KeyedArchiveError("$archiver is \(archiverName.map { "'\($0)'" } ?? "not a string"), expected 'NSKeyedArchiver'", key: "$archiver")
+        guard let archiverName, ArchiverName.isKeyedArchiver(archiverName) else {
+            throw KeyedArchiveError("$archiver is \(archiverName.map { "'\($0)'" } ?? "not a string"), expected \(ArchiverName.expectation)", key: "$archiver")
         }
+        self.archiverName = archiverName
         guard let version else { throw KeyedArchiveError("missing $version", key: "$version") }
         guard case .integer(let versionNumber) = try plist.object(version), versionNumber == 100_000 else {
             throw KeyedArchiveError("$version is not 100000", key: "$version")
@@ -143,6 +146,20 @@ struct ArchiveDocument: Sendable {
         }
         if classes.isEmpty { classes = [name] }
         return (name, classes)
+    }
+}
+
+/// The `$archiver` names a keyed archive may carry: `NSKeyedArchiver`, or the name of a
+/// subclass that keeps its layout, which ends in `KeyedArchiver` (SceneKit writes
+/// `SCNKeyedArchiver`). Any other name is not a keyed archive. The one rule for the
+/// decoder, ``KeyedArchiveView`` and the command-line tool.
+package enum ArchiverName {
+    /// What an accepted name looks like, for error messages.
+    package static let expectation = "'NSKeyedArchiver' or a name ending in 'KeyedArchiver'"
+
+    /// Whether `name` is read as a keyed archive.
+    package static func isKeyedArchiver(_ name: String) -> Bool {
+        name.hasSuffix("KeyedArchiver")
     }
 }
 

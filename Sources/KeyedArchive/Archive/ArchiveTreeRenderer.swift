@@ -235,8 +235,11 @@ struct ArchiveTreeRenderer {
         tasks.append(.close(index))
 
         let interpreted = options.foundationSummaries ? view.foundationValue(of: object) : nil
+        // A subclass's own fields are shown after the value (the stack shows them last).
+        let added = interpreted == nil ? [] : view.addedFields(of: object)
         if let items = interpreted?.elements {
             line(depth, "\(label): \(title) \(paint("(\(count(items.count, "item")))", .dim))", to: &out)
+            push(fields: added.map { ($0.key, $0.value) }, depth: depth + 1)
             return push(items: items, depth: depth + 1)
         }
         if case .dictionary(let keys, let values)? = interpreted {
@@ -244,14 +247,16 @@ struct ArchiveTreeRenderer {
             let plainKeys = keys.compactMap { view.plainValue($0) }
             if plainKeys.count == keys.count {
                 line(depth, "\(label): \(title) \(paint("(\(count(keys.count, "entry")))", .dim))", to: &out)
+                push(fields: added.map { ($0.key, $0.value) }, depth: depth + 1)
                 return push(fields: zip(plainKeys, values).map { (scalar($0), $1) }, depth: depth + 1)
             }
         }
         if case .data(let bytes)? = interpreted, expandNested(bytes, heading: "\(label): \(title) =", depth: depth, to: &out) {
-            return
+            return push(fields: added.map { ($0.key, $0.value) }, depth: depth + 1)
         }
         if let special = interpreted, let text = summary(special) {
-            return line(depth, "\(label): \(title) = \(text)", to: &out)
+            line(depth, "\(label): \(title) = \(text)", to: &out)
+            return push(fields: added.map { ($0.key, $0.value) }, depth: depth + 1)
         }
         line(depth, "\(label): \(title)", to: &out)
         push(fields: object.fields.map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)

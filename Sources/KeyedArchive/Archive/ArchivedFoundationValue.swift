@@ -85,17 +85,19 @@ extension KeyedArchiveView {
         guard let kind = FoundationClassKind.kind(ofClasses: object.classes), object.className != nil else { return nil }
         switch kind {
         case .array:
-            guard case .array(let items)? = object["NS.objects"] else { return nil }
-            return .array(items)
+            return listElements(object).map { .array($0) }
         case .set:
-            guard case .array(let items)? = object["NS.objects"] else { return nil }
-            return .set(items)
+            return listElements(object).map { .set($0) }
         case .orderedSet:
-            return orderedSet(object).map { .orderedSet($0) }
+            return numbered(object, prefix: "NS.object.").map { .orderedSet($0) }
         case .dictionary:
-            guard case .array(let keys)? = object["NS.keys"], case .array(let values)? = object["NS.objects"],
-                  keys.count == values.count
-            else { return nil }
+            if case .array(let keys)? = object["NS.keys"], case .array(let values)? = object["NS.objects"] {
+                return keys.count == values.count ? .dictionary(keys: keys, values: values) : nil
+            }
+            // The layout NSDictionary writes for an archiver other than NSKeyedArchiver itself
+            // (SceneKit's SCNKeyedArchiver): `NS.key.0`/`NS.object.0`, `NS.key.1`/…
+            guard object["NS.objects"] == nil, let keys = numbered(object, prefix: "NS.key."),
+                  let values = numbered(object, prefix: "NS.object."), keys.count == values.count else { return nil }
             return .dictionary(keys: keys, values: values)
         case .string:
             return shallowString(object).map { .string($0) }
@@ -117,6 +119,21 @@ extension KeyedArchiveView {
         }
     }
 
+    /// The fields of a Foundation object that its class's layout does not read: those a
+    /// subclass adds (NSCalendarDate's `NS.timezone` and `NS.format`, the `pytype` of
+    /// PyObjC's dictionaries), which untyped readers show beside the value. Empty when
+    /// ``foundationValue(of:)`` is `nil` (every field of such an object is its own).
+    ///
+    /// ```swift
+    /// let date = view.objects[12]                      // an NSCalendarDate
+    /// view.foundationValue(of: date)                   // .date(…)
+    /// view.addedFields(of: date).map(\.key)            // ["NS.timezone", "NS.format"]
+    /// ```
+    public func addedFields(of object: ArchivedObject) -> [ArchivedField] {
+        guard let kind = FoundationClassKind.kind(ofClasses: object.classes), foundationValue(of: object) != nil else { return [] }
+        return object.fields.filter { !kind.layoutUses($0.key) }
+    }
+
     /// The plain value stored inline or behind a UID (not another object's fields).
     ///
     /// ```swift
@@ -131,11 +148,22 @@ extension KeyedArchiveView {
         return value
     }
 
-    /// `NS.object.0`, `NS.object.1`, … in numeric order; `nil` unless they run 0..<n.
-    private func orderedSet(_ object: ArchivedObject) -> [ArchivedValue]? {
+    /// An NSArray's or NSSet's elements: `NS.objects`, or `NS.object.0`, `NS.object.1`, …
+    /// as NSArray writes them for an archiver other than NSKeyedArchiver itself.
+    private func listElements(_ object: ArchivedObject) -> [ArchivedValue]? {
+        if let list = object["NS.objects"] {
+            guard case .array(let items) = list else { return nil }
+            return items
+        }
+        return numbered(object, prefix: "NS.object.")
+    }
+
+    /// `PREFIX0`, `PREFIX1`, … in numeric order; `nil` unless they run 0..<n.
+    private func numbered(_ object: ArchivedObject, prefix: String) -> [ArchivedValue]? {
         var items: [Int: ArchivedValue] = [:]
+        let length = prefix.count
         for field in object.fields {
-            guard field.key.hasPrefix("NS.object."), let position = Int(field.key.dropFirst(10)) else { continue }
+            guard field.key.hasPrefix(prefix), let position = Int(field.key.dropFirst(length)) else { continue }
             items[position] = field.value
         }
         var result: [ArchivedValue] = []

@@ -41,6 +41,29 @@ package enum FoundationClassKind: Sendable, Hashable {
         "NSDictionary": .dictionary, "NSMutableDictionary": .dictionary,
     ]
 
+    /// Whether `key` is one of the fields this kind's archived layout reads (`NS.time` of
+    /// an NSDate, `NS.keys` and `NS.objects` of an NSDictionary…). A subclass's own fields
+    /// (NSCalendarDate's `NS.timezone` and `NS.format`) are not.
+    ///
+    /// ```swift
+    /// FoundationClassKind.date.layoutUses("NS.time")       // true
+    /// FoundationClassKind.date.layoutUses("NS.timezone")   // false
+    /// ```
+    public func layoutUses(_ key: String) -> Bool {
+        switch self {
+        case .string: return key == "NS.string" || key == "NS.bytes"
+        case .data: return key == "NS.data" || key == "NS.bytes"
+        case .date: return key == "NS.time"
+        case .url: return key == "NS.base" || key == "NS.relative"
+        case .uuid: return key == "NS.uuidbytes"
+        case .null: return false
+        case .decimal: return key.hasPrefix("NS.mantissa") || ["NS.exponent", "NS.length", "NS.negative", "NS.compact"].contains(key)
+        // Lists and dictionaries also have numbered layouts (`NS.object.0`, `NS.key.0`).
+        case .array, .set, .orderedSet: return key == "NS.objects" || key.hasPrefix("NS.object.")
+        case .dictionary: return key == "NS.keys" || key == "NS.objects" || key.hasPrefix("NS.key.") || key.hasPrefix("NS.object.")
+        }
+    }
+
     /// The kind of an object whose `$classes` chain (most specific first) is `classes`:
     /// the first Foundation class in the chain, so that a subclass of NSArray reads as an
     /// array, as `NSKeyedUnarchiver` would instantiate it.

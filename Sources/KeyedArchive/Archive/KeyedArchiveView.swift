@@ -29,6 +29,15 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     /// Every entry of `$objects`, indexed by UID (index 0 is `$null`).
     public let objects: [ArchivedObject]
 
+    /// `$archiver`: `NSKeyedArchiver`, or the name of a subclass of it that keeps its
+    /// layout (a name ending in `KeyedArchiver`, such as SceneKit's `SCNKeyedArchiver`).
+    ///
+    /// ```swift
+    /// let view = try KeyedArchiveView(data: data)
+    /// if view.archiverName != "NSKeyedArchiver" { print("written by \(view.archiverName)") }
+    /// ```
+    public let archiverName: String
+
     /// The top-level keys, in file order.
     public var topLevelKeys: [String] { topLevel.map(\.key) }
 
@@ -87,6 +96,7 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         }
         self.objects = objects
         self.limits = limits
+        archiverName = document.archiverName
         inputSize = data.count
         topLevel = document.top.map { TopLevelEntry(key: $0.key, value: $0.uid == 0 ? .null : .reference($0.uid)) }
     }

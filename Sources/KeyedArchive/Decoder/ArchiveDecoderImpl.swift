@@ -57,6 +57,9 @@ final class ArchiveDecodingState {
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
+    /// The key texts of NSDictionaries whose keys are not all plain strings, by the byte
+    /// offset of their `NS.keys` list (see `dictionaryKeys(_:owner:at:)`).
+    @exclusivity(unchecked) var dictionaryKeys: [Int: ArchiveDictionaryKeys] = [:]
     /// Key-reference caches by CodingKey type (the metatype's address → index in `keyRefCaches`).
     @exclusivity(unchecked) var keyRefCacheIndex = ScalarRefTable()
     @exclusivity(unchecked) var keyRefCaches: [KeyRefCache] = []
@@ -117,6 +120,8 @@ final class _ArchiveDecoder: Decoder {
     @exclusivity(unchecked) var pathNode: CodingPathNode
     /// Where the next keyed lookup starts scanning (the position after the last match).
     @exclusivity(unchecked) var fieldHint = 0
+    /// The type whose `init(from:)` is running (see `unkeyedContainer()`).
+    @exclusivity(unchecked) var compositeType: Any.Type = Never.self
 
     var codingPath: [any CodingKey] { codingPath(of: pathNode) }
     /// The document's property list, stored (not computed) so that reading it borrows
@@ -145,7 +150,10 @@ final class _ArchiveDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: pathNode)
+        // An NSDictionary's keys and values alternately, for `Dictionary.init(from:)` and
+        // the like; never for `Set` or an array type, which would read pairs as elements.
+        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: pathNode,
+                                            pairs: !(compositeType is any _ArchiveListType.Type))
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -355,12 +363,15 @@ final class _ArchiveDecoder: Decoder {
         let savedSlot = self.slot
         let savedPath = pathNode
         let savedHint = fieldHint
+        let savedType = compositeType
         self.slot = slot
         pathNode = path
+        compositeType = T.self
         defer {
             self.slot = savedSlot
             pathNode = savedPath
             fieldHint = savedHint
+            compositeType = savedType
         }
         return try body()
     }
@@ -494,4 +505,11 @@ extension Set: _ArchiveContainerType {}
 extension Dictionary: _ArchiveContainerType {}
 extension Optional: _ArchiveContainerType {}
 extension ContiguousArray: _ArchiveContainerType {}
+
+/// Standard-library collections of elements: an unkeyed container opened for one never
+/// reads an NSDictionary's keys and values as its elements.
+protocol _ArchiveListType {}
+extension Array: _ArchiveListType {}
+extension Set: _ArchiveListType {}
+extension ContiguousArray: _ArchiveListType {}
 

@@ -15,14 +15,20 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     var uid: Int { core.uid }
     var path: CodingPathNode { core.path }
     var keyRefs: KeyRefCache { core.keyRefs }
+    /// The texts of an NSDictionary's keys when they are not all plain strings.
+    var keyTexts: [ArchiveKeyText]? { core.keyTexts }
 
     var codingPath: [any CodingKey] { decoder.codingPath(of: path) }
 
     @inline(__always)
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
         let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path)
+        var keyTexts: [ArchiveKeyText]?
+        if case .dictionary(let keys, _) = layout, case .texts(let texts) = try decoder.dictionaryKeys(keys, owner: uid, at: path) {
+            keyTexts = texts
+        }
         core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path,
-                                         keyRefs: decoder.keyRefCache(for: Key.self))
+                                         keyRefs: decoder.keyRefCache(for: Key.self), keyTexts: keyTexts)
     }
 
     // MARK: - Finding keys
@@ -31,13 +37,13 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     @inline(__always)
     func find(_ key: Key) throws -> ArchiveSlot? {
         do {
-            return try find(stringValue: key.stringValue)
+            return try find(stringValue: key.stringValue, intValue: key.intValue)
         } catch {
             throw decoder.readingFailure(error, slot: .uid(uid), at: path.appending(key))
         }
     }
 
-    private func find(stringValue: String) throws -> ArchiveSlot? {
+    private func find(stringValue: String, intValue: Int?) throws -> ArchiveSlot? {
         if decoder.state.options.convertsKeys, Key.self != ArchiveCodingKey.self { return try findConverted(stringValue) }
         switch layout {
         case .fields(let keys, let values):
@@ -48,6 +54,13 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             else { return nil }
             return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
         case .dictionary(let keys, let values):
+            if let keyTexts {
+                // By text, then (a CodingKey whose stringValue is not the digits) by integer.
+                guard let index = try textPosition(stringValue, keys: keys, texts: keyTexts)
+                        ?? intValue.flatMap({ wanted in keyTexts.firstIndex { $0.integer == wanted } })
+                else { return nil }
+                return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
+            }
             guard let index = try entryPosition(stringValue, keys: keys) else { return nil }
             return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
         }
@@ -95,6 +108,20 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         return index[name]
     }
 
+    /// The position of the key whose text is `name` (keys that are not all plain strings):
+    /// scanned when small, indexed once per decode when large.
+    private func textPosition(_ name: String, keys: BinaryPropertyList.RefList, texts: [ArchiveKeyText]) throws -> Int? {
+        if texts.count <= _ArchiveDecoder.scanLimit { return texts.firstIndex { $0.text == name } }
+        let cacheKey = -1 - keys.start
+        if let index = decoder.state.fieldIndexes[cacheKey] { return index[name] }
+        try decoder.charge(texts.count)
+        var index: [String: Int] = [:]
+        index.reserveCapacity(texts.count)
+        for (i, key) in texts.enumerated() where index[key.text] == nil { index[key.text] = i }
+        decoder.state.fieldIndexes[cacheKey] = index
+        return index[name]
+    }
+
     /// The slot of `key`, throwing `keyNotFound` when absent.
     @inline(__always)
     private func require(_ key: Key) throws -> ArchiveSlot {
@@ -132,6 +159,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
                 names.append(name)
             }
         case .dictionary(let keys, _):
+            if let keyTexts { return keyTexts.prefix(limit).map(\.text) }
             for i in 0..<min(keys.count, limit) {
                 guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
                       let ref = try? decoder.document.objectRef(keyUID),
@@ -161,6 +189,14 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
                 result.append(key)
             }
         case .dictionary(let keys, _):
+            // Every entry: an integer key as `Key(intValue:)` when the Key type has one.
+            if let keyTexts {
+                for text in keyTexts {
+                    guard let key = text.integer.flatMap(Key.init(intValue:)) ?? Key(stringValue: text.text) else { continue }
+                    result.append(key)
+                }
+                return result
+            }
             for i in 0..<keys.count {
                 guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
                       let ref = try? decoder.document.objectRef(keyUID),
@@ -259,7 +295,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try require(key), path: path.appending(key))
+        try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try require(key), path: path.appending(key), pairs: true)
     }
 
     /// The superclass's fields are in this same object, as `superEncoder()` writes them.
@@ -280,8 +316,12 @@ final class ArchiveKeyedContainerCore {
     let path: CodingPathNode
     /// The key strings' references this Key type matched before (see `KeyRefCache`).
     let keyRefs: KeyRefCache
+    /// The texts of an NSDictionary's keys when they are not all plain strings.
+    let keyTexts: [ArchiveKeyText]?
 
-    init(decoder: _ArchiveDecoder, layout: ArchiveKeyedLayout, uid: Int, path: CodingPathNode, keyRefs: KeyRefCache) {
+    init(decoder: _ArchiveDecoder, layout: ArchiveKeyedLayout, uid: Int, path: CodingPathNode, keyRefs: KeyRefCache,
+         keyTexts: [ArchiveKeyText]?) {
+        self.keyTexts = keyTexts
         self.decoder = decoder
         self.layout = layout
         self.uid = uid

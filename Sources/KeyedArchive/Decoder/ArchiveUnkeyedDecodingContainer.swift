@@ -9,6 +9,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         case list(BinaryPropertyList.RefList)
         /// NSOrderedSet's numbered keys or NSCountedSet's objects, resolved to slots.
         case slots([ArchiveSlot])
+        /// An NSDictionary's keys and values, alternately (`NS.keys[0]`, `NS.objects[0]`, …):
+        /// what `Dictionary.init(from:)` asks for when its key is not `String` or `Int`.
+        case pairs(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
     }
 
     let decoder: _ArchiveDecoder
@@ -21,21 +24,26 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath(of: path) }
     var isAtEnd: Bool { currentIndex >= (count ?? 0) }
 
-    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
+    /// An unkeyed container over the value at `slot`. With `pairs`, as for the containers
+    /// `Decoder.unkeyedContainer()` and `nestedUnkeyedContainer` hand out, an NSDictionary
+    /// reads as its keys and values alternately (Swift's `Dictionary` decodes a dictionary
+    /// whose keys are not `String` or `Int` that way); an `Array` never reads a dictionary.
+    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode, pairs: Bool = false) throws {
         self.decoder = decoder
         self.path = path
         uid = slot.objectIndex
-        elements = try decoder.reading(slot, path) { try Self.elements(of: slot, decoder: decoder, path: path) }
+        elements = try decoder.reading(slot, path) { try Self.elements(of: slot, decoder: decoder, path: path, pairs: pairs) }
         switch elements {
         case .list(let list): count = list.count
         case .slots(let slots): count = slots.count
+        case .pairs(let keys, _): count = keys.count * 2
         }
     }
 
     /// The elements of an NSArray or NSSet (`NS.objects`), an NSOrderedSet (`NS.object.N`),
     /// the distinct objects of an NSCountedSet, or a plain plist array. Any other object —
     /// an NSDictionary, an object of another class — is not an array: `typeMismatch`.
-    private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> Elements {
+    private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, pairs: Bool) throws -> Elements {
         let object = try decoder.object(in: slot, expecting: [Any].self, at: path)
         let plist = decoder.plist
         switch object {
@@ -49,15 +57,20 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                let entries = try countedSetEntries(of: slot, decoder: decoder, path: path) {
                 return .slots(entries.map(\.object))
             }
-            if chain.unkeyedLayout == .list {
-                guard let index = try decoder.fieldIndex(of: "NS.objects", keys: keys),
-                      case .array(let list) = try plist.object(try plist.ref(values, index)) else {
+            if chain.unkeyedLayout == .list, let index = try decoder.fieldIndex(of: "NS.objects", keys: keys) {
+                guard case .array(let list) = try plist.object(try plist.ref(values, index)) else {
                     throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs an NS.objects array")
                 }
                 return .list(list)
             }
-            if chain.unkeyedLayout == .orderedSet {
-                // NS.object.0 … NS.object.(n-1); an empty one has no such key. Each lookup is
+            if pairs, chain.keyedLayout == .dictionary,
+               case (.dictionary(let keys, let values), _) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path) {
+                return .pairs(keys: keys, values: values)
+            }
+            if chain.unkeyedLayout == .orderedSet || chain.unkeyedLayout == .list {
+                // NS.object.0 … NS.object.(n-1); an empty one has no such key. (NSArray and
+                // NSSet write this layout too, for an archiver other than NSKeyedArchiver
+                // itself: SceneKit's SCNKeyedArchiver.) Each lookup is
                 // O(1) (large objects are indexed), so any key order costs the same.
                 var slots: [ArchiveSlot] = []
                 while slots.count < keys.count,
@@ -108,6 +121,8 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             switch elements {
             case .list(let list): return try decoder.slot(forValueAt: try decoder.plist.ref(list, currentIndex), owner: uid)
             case .slots(let slots): return slots[currentIndex]
+            case .pairs(let keys, let values):
+                return try decoder.slot(forValueAt: try decoder.plist.ref(currentIndex % 2 == 0 ? keys : values, currentIndex / 2), owner: uid)
             }
         } catch {
             throw decoder.corrupted(at: path.appending(index: currentIndex), slot: .uid(uid), "\(error)")
@@ -177,7 +192,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try nextSlot([Any].self), path: nextPath)
+        let container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try nextSlot([Any].self), path: nextPath, pairs: true)
         currentIndex += 1
         return container
     }

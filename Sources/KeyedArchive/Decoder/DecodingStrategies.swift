@@ -165,6 +165,10 @@ extension ArchiveKeyedDecodingContainer {
                       let name = ArchiveKeyEscaping.unescape(raw) else { continue }
                 stored = name
             case .dictionary:
+                if let keyTexts {
+                    stored = keyTexts[index].text
+                    break
+                }
                 guard let keyUID = try document.uid(at: try plist.ref(keys, index)),
                       let name = try plist.string(try document.objectRef(keyUID)) else { continue }
                 stored = name

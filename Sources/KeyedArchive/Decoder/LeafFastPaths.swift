@@ -58,7 +58,7 @@ extension _ArchiveDecoder {
     /// A plain string shorter than the sharing threshold (longer ones are decoded once
     /// per object by the general reader).
     @inline(never)
-    private func fastString(_ slot: ArchiveSlot) -> String? {
+    func fastString(_ slot: ArchiveSlot) -> String? {
         guard let ref = leafRef(slot), let string = plist.shortString(ref, limit: ArchiveDecodingState.sharingThreshold) else { return nil }
         state.remainingObjects -= 1
         return string

@@ -293,7 +293,11 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                     (try decoder.slot(forValueAt: try plist.ref(keys, i), owner: owner),
                      try decoder.slot(forValueAt: try plist.ref(values, i), owner: owner))
                 }
-                let key = try decoder.unbox(Key.self, from: keySlot, at: path.appending(index: i))
+                // String keys read as a keyed container lists them (numbers as their digits,
+                // URLs as their absolute string…); other key types decode the key object.
+                let key = Key.self == String.self
+                    ? unsafeBitCast(try decoder.keyText(of: keySlot, entry: i, owner: owner, at: path.appending(index: i)).text, to: Key.self)
+                    : try decoder.unbox(Key.self, from: keySlot, at: path.appending(index: i))
                 result[key] = try decoder.unbox(Value.self, from: valueSlot, at: entryPath(key, index: i))
             }
         case .fields(let keys, let values):

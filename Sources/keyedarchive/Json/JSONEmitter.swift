@@ -188,8 +188,13 @@ struct JSONEmitter {
             return out.append(literalObject(members, depth: depth))
         }
         let interpreted = view.foundationValue(of: object)
-        if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
-        if let interpreted, try foundationScalar(interpreted, to: &out) { return }
+        // Fields a subclass adds (NSCalendarDate's NS.timezone): the value goes under
+        // `$value`, beside them, so nothing is dropped.
+        let added = interpreted == nil ? [] : view.addedFields(of: object)
+        if added.isEmpty {
+            if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
+            if let interpreted, try foundationScalar(interpreted, to: &out) { return }
+        }
         let key = ObjectKey(archive: archive, index: index)
         if open.contains(index) {
             referenced.insert(key)
@@ -203,6 +208,12 @@ struct JSONEmitter {
         open.insert(index)
         tasks.append(.close(index))
         let id: [(String, ArchivedValue)] = needsID.contains(key) ? [("$id", .integer(Int64(index)))] : []
+        if let interpreted, !added.isEmpty {
+            var members: [(String, ArchivedValue)] = [("$value", try value(of: interpreted, depth: depth + 1))]
+            members += added.map { ($0.key, $0.value) }
+            if includeClasses, let name = object.className { members.append(("$class", .string(name))) }
+            return try push(members: Self.sorted(members + id), open: "{", close: "}", depth: depth, into: &tasks)
+        }
         switch interpreted {
         case .array(let items)?, .set(let items)?, .orderedSet(let items)?:
             if id.isEmpty {
@@ -211,16 +222,37 @@ struct JSONEmitter {
                 try push(members: id + [("$items", .array(items))], open: "{", close: "}", depth: depth, into: &tasks)
             }
         case .dictionary(let keys, let values)?:
-            var members: [(String, ArchivedValue)] = []
-            members.reserveCapacity(keys.count)
-            for (key, value) in zip(keys, values) {
-                members.append((try keyText(key, depth: depth + 1), value))
-            }
-            try push(members: Self.sorted(members + id), open: "{", close: "}", depth: depth, into: &tasks)
+            try push(members: Self.sorted(try entries(keys: keys, values: values, depth: depth) + id), open: "{", close: "}", depth: depth, into: &tasks)
         default:
             var members: [(String, ArchivedValue)] = object.fields.map { ($0.key, $0.value) }
             if includeClasses, let name = object.className { members.append(("$class", .string(name))) }
             try push(members: Self.sorted(members + id), open: "{", close: "}", depth: depth, into: &tasks)
+        }
+    }
+
+    /// A dictionary's entries as members, keys as their text.
+    private mutating func entries(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(ToolError) -> [(String, ArchivedValue)] {
+        var members: [(String, ArchivedValue)] = []
+        members.reserveCapacity(keys.count)
+        for (key, value) in zip(keys, values) {
+            members.append((try keyText(key, depth: depth + 1), value))
+        }
+        return members
+    }
+
+    /// A Foundation value as a value to write (for `$value`, beside a subclass's fields).
+    private mutating func value(of interpreted: ArchivedFoundationValue, depth: Int) throws(ToolError) -> ArchivedValue {
+        switch interpreted {
+        case .string(let text): return .string(text)
+        case .data(let bytes): return .data(bytes)
+        case .date(let date): return .date(date)
+        case .url(let url): return .string(url.absoluteString)
+        case .uuid(let uuid): return .string(uuid.uuidString)
+        case .decimal(let number): return number.isNaN ? .null : .string(number.description)
+        case .null: return .null
+        case .array(let items), .set(let items), .orderedSet(let items): return .array(items)
+        case .dictionary(let keys, let values):
+            return .dictionary(try entries(keys: keys, values: values, depth: depth).map { ArchivedField(key: $0.0, value: $0.1) })
         }
     }
 
@@ -279,6 +311,13 @@ struct JSONEmitter {
     /// text, `true`/`false`/`null` as those words (Python's `json.dumps` does the same),
     /// dates and data as their text, anything else as its compact JSON.
     private mutating func keyText(_ key: ArchivedValue, depth: Int) throws(ToolError) -> String {
+        // A string, or an object of NSString or a subclass of it, is its text (a
+        // subclass's own fields, such as PyObjC's `pytype`, are not part of a key).
+        if case .string(let plain)? = view.plainValue(key) { return plain }
+        if case .reference(let index) = key, index < view.objects.count,
+           case .string(let string)? = view.foundationValue(of: view.objects[index]) {
+            return string
+        }
         var compact = JSONEmitter(view: view, includeClasses: includeClasses, pretty: false)
         // Handed over, not shared, so that neither set is copied when it grows.
         compact.budget = budget
@@ -296,16 +335,8 @@ struct JSONEmitter {
         try compact.run(&tasks, to: &out)
         budget = compact.budget
         let text = out.captured
-        // A string key is its text (a key that is a string needs no quotes).
         guard text.hasPrefix("\"") else { return text }
-        if case .string(let plain) = view.plainValue(key) ?? .null { return plain }
-        if case .reference(let index) = key, index < view.objects.count {
-            switch view.foundationValue(of: view.objects[index]) {
-            case .string(let string)?: return string
-            default: break
-            }
-        }
-        // Dates and data: their text, which needs no unescaping.
+        // Dates, data, URLs and UUIDs: their text, which needs no unescaping.
         return String(text.dropFirst().dropLast())
     }
 

@@ -140,7 +140,11 @@ struct SchemaInference {
 
     /// `[K: V]`, or a record when every key is a string and the values differ in type.
     private mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(ToolError) -> InferredType {
-        let keyType = try merged(keys, depth: depth)
+        var keyType = try merged(keys, depth: depth)
+        // An archived class is not `Hashable`, so it cannot key a Swift dictionary (Core Data
+        // keys one by `XDGraphicID` objects): the key is left to the reader (`String`), and
+        // decoding names the key's class if it has no text.
+        if case .object = keyType.unwrapped { keyType = .unknown }
         var valueTypes: [InferredType] = []
         for value in values { valueTypes.append(try type(of: value, depth: depth)) }
         var valueType = InferredType.unknown

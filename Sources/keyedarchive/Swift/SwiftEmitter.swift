@@ -116,7 +116,7 @@ struct SwiftEmitter {
         if let archivedName {
             line("    \(modifier)static let archivedClassName = \(Self.literal(archivedName))")
             if let superclasses {
-                line("    \(modifier)static let archivedSuperclassNames = [\(superclasses.map(Self.literal).joined(separator: ", "))]")
+                line("    \(modifier)static let archivedSuperclassNames: [String] = [\(superclasses.map(Self.literal).joined(separator: ", "))]")
             }
             line()
         }

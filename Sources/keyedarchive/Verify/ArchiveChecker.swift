@@ -44,7 +44,9 @@ struct ArchiveChecker {
         switch root["$archiver"] {
         case nil: report(.error, "$archiver", "missing")
         case .string("NSKeyedArchiver")?: break
-        case .string(let name)?: report(.error, "$archiver", "is '\(name)', expected 'NSKeyedArchiver'")
+        case .string(let name)? where ArchiverName.isKeyedArchiver(name):
+            report(.note, "$archiver", "is '\(name)', a subclass of NSKeyedArchiver: read with NSKeyedArchiver's layout")
+        case .string(let name)?: report(.error, "$archiver", "is '\(name)', expected \(ArchiverName.expectation)")
         case let value?: report(.error, "$archiver", "is a \(Self.kind(value)), expected the string 'NSKeyedArchiver'")
         }
         switch root["$version"] {
@@ -76,10 +78,9 @@ struct ArchiveChecker {
         }
         if entries.isEmpty { report(.warning, "$top", "has no top-level keys") }
         for entry in entries {
-            guard case .uid(let uid) = entry.value else {
-                report(.error, "$top.\(entry.key)", "is a \(Self.kind(entry.value)), expected a UID")
-                continue
-            }
+            // A value of any kind is sound here: `encodeInt(_:forKey:)` and its kin at the top
+            // level store numbers and booleans inline, as in any object. Only UIDs lead on.
+            guard case .uid(let uid) = entry.value else { continue }
             guard objects.isEmpty || uid < UInt64(objects.count) else {
                 report(.error, "$top.\(entry.key)", "UID \(uid) is out of range (\(objects.count) objects)")
                 continue

@@ -6,14 +6,18 @@ extension ArchiveChecker {
     mutating func checkFoundationFields(_ object: PropertyListValue, of index: Int, className: String) {
         switch FoundationClassKind.kind(ofClasses: [className]) {
         case .array?, .set?:
-            requireUIDArray(object, "NS.objects", of: index)
+            // NS.objects, or (written through an NSKeyedArchiver subclass) NS.object.0, …
+            if object["NS.objects"] != nil { requireUIDArray(object, "NS.objects", of: index) } else { requireNumberedUIDs(object, of: index) }
         case .orderedSet?:
-            guard case .dictionary(let entries) = object else { return }
-            for entry in entries where entry.key.hasPrefix("NS.object.") {
-                if case .uid = entry.value { continue }
-                report(.error, object: index, entry.key, "is a \(Self.kind(entry.value)), expected a UID")
-            }
+            requireNumberedUIDs(object, of: index)
         case .dictionary?:
+            guard object["NS.keys"] != nil || object["NS.objects"] != nil else {
+                // NS.key.0/NS.object.0, … (written through an NSKeyedArchiver subclass).
+                let keys = requireNumberedUIDs(object, prefix: "NS.key.", of: index)
+                let values = requireNumberedUIDs(object, of: index)
+                if keys != values { report(.error, object: index, "NS.key.\(min(keys, values))", "holds \(keys) numbered keys but \(values) numbered values") }
+                return
+            }
             let keys = requireUIDArray(object, "NS.keys", of: index)
             let values = requireUIDArray(object, "NS.objects", of: index)
             if let keys, let values, keys != values {
@@ -48,6 +52,19 @@ extension ArchiveChecker {
         default:
             break
         }
+    }
+
+    /// Every field `PREFIXn` must be a UID; returns how many there are.
+    @discardableResult
+    private mutating func requireNumberedUIDs(_ object: PropertyListValue, prefix: String = "NS.object.", of index: Int) -> Int {
+        guard case .dictionary(let entries) = object else { return 0 }
+        var count = 0
+        for entry in entries where entry.key.hasPrefix(prefix) {
+            count += 1
+            if case .uid = entry.value { continue }
+            report(.error, object: index, entry.key, "is a \(Self.kind(entry.value)), expected a UID")
+        }
+        return count
     }
 
     /// `key` must be an array of UIDs; returns its count when it is.

@@ -75,7 +75,7 @@ struct CLISwiftTests {
         #expect(code.contains("typealias Root = [RootElement]"))
         #expect(code.contains("enum RootElement: Codable, Hashable, Sendable {\n    case codegenSquare(CodegenSquare)\n    case codegenCircle(CodegenCircle)\n"))
         #expect(code.contains("if let value = try? container.decode(CodegenSquare.self) {"))
-        #expect(code.contains("static let archivedSuperclassNames = [\"KeyedArchiveTests.CodegenShape\", \"NSObject\"]"))
+        #expect(code.contains("static let archivedSuperclassNames: [String] = [\"KeyedArchiveTests.CodegenShape\", \"NSObject\"]"))
         #expect(code.contains("struct CodegenCircle: Codable, Hashable, Sendable, ArchivedClass {\n"))
     }
 

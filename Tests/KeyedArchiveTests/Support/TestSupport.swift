@@ -319,3 +319,12 @@ func decodingErrorMessage(_ error: any Error) -> String? {
         return nil
     }
 }
+
+// MARK: - Python scripts in the repository
+
+/// Runs the python3 script at `relativePath` (from the package root) with `arguments`;
+/// returns its standard output. Tests that call it carry `.requiresPython3`, so under CI
+/// a missing python3 is a failure, not a skip.
+func runPythonScript(_ relativePath: String, _ arguments: [String]) throws -> String {
+    try runPython3([packageRoot.appendingPathComponent(relativePath).path] + arguments)
+}

@@ -30,7 +30,8 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     public let objects: [ArchivedObject]
 
     /// `$archiver`: `NSKeyedArchiver`, or the name of a subclass of it that keeps its
-    /// layout (a name ending in `KeyedArchiver`, such as SceneKit's `SCNKeyedArchiver`).
+    /// layout (a name ending in `KeyedArchiver`, such as SceneKit's `SCNKeyedArchiver`);
+    /// empty in the tool's view of a plain property list.
     ///
     /// ```swift
     /// let view = try KeyedArchiveView(data: data)
@@ -108,6 +109,7 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         let tree = try PropertyListValue(propertyList: data, limits: limits)
         objects = []
         self.limits = limits
+        archiverName = ""
         inputSize = data.count
         topLevel = [TopLevelEntry(key: "plist", value: NestedPropertyList.plain(tree))]
     }

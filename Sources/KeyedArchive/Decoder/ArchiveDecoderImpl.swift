@@ -353,20 +353,20 @@ final class _ArchiveDecoder: Decoder {
     }
 
     func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: CodingPathNode) throws -> T {
-        try decoding(at: slot, path) { try T(from: self) }
+        try decoding(at: slot, path, as: T.self) { try T(from: self) }
     }
 
-    /// Runs `body` (an `init(from: self)`) with this decoder at `slot` and `path`, then
-    /// restores where it was.
+    /// Runs `body` (an `init(from: self)` of `type`) with this decoder at `slot` and `path`,
+    /// then restores where it was.
     @inline(__always)
-    func decoding<R>(at slot: ArchiveSlot, _ path: CodingPathNode, _ body: () throws -> R) throws -> R {
+    func decoding<R>(at slot: ArchiveSlot, _ path: CodingPathNode, as type: Any.Type, _ body: () throws -> R) throws -> R {
         let savedSlot = self.slot
         let savedPath = pathNode
         let savedHint = fieldHint
         let savedType = compositeType
         self.slot = slot
         pathNode = path
-        compositeType = T.self
+        compositeType = type
         defer {
             self.slot = savedSlot
             pathNode = savedPath

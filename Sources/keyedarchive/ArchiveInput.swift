@@ -44,10 +44,11 @@ struct ArchiveInput {
         String(cString: strerror(errno))
     }
 
-    /// Opens the input as an archive (binary or XML: the library detects which).
-    func view() throws(ToolError) -> KeyedArchiveView {
+    /// Opens the input as an archive (binary or XML: the library detects which), under
+    /// `limits` (which also bound what rendering it writes).
+    func view(limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) throws(ToolError) -> KeyedArchiveView {
         do {
-            return try KeyedArchiveView(data: data)
+            return try KeyedArchiveView(data: data, limits: limits)
         } catch {
             throw ToolError(file: name, Self.describe(error))
         }

@@ -122,21 +122,24 @@ struct ArchiveDocument: Sendable {
         return nil
     }
 
-    /// Reads the class entry at `classUID`.
-    func classEntry(_ classUID: Int, usedBy uid: Int) throws -> (name: String, classes: [String]) {
+    /// Reads the class entry at `classUID`: one unit of `budget` per class listed, the
+    /// names made once per string object (`leaves`).
+    func classEntry(_ classUID: Int, usedBy uid: Int, leaves: inout SharedLeafValues,
+                    budget: inout ArchiveWorkBudget) throws -> (name: String, classes: [String]) {
         guard case .dictionary(let keys, let values) = try plist.object(try objectRef(classUID)) else {
             throw KeyedArchiveError("$class points to object \(classUID), which is not a class entry", objectIndex: uid, key: "$class")
         }
         guard let nameIndex = try index(of: "$classname", in: keys),
-              let name = try plist.string(try plist.ref(values, nameIndex))
+              let name = try leaves.string(at: try plist.ref(values, nameIndex), in: plist, budget: &budget)
         else {
             throw KeyedArchiveError("class entry \(classUID) has no $classname string", objectIndex: uid, key: "$class")
         }
         var classes: [String] = []
         if let classesIndex = try index(of: "$classes", in: keys),
            case .array(let list) = try plist.object(try plist.ref(values, classesIndex)) {
+            guard budget.charge(list.count) else { throw budget.exhausted(objectIndex: uid, key: "$class") }
             for i in 0..<list.count {
-                if let className = try plist.string(try plist.ref(list, i)) { classes.append(className) }
+                if let className = try leaves.string(at: try plist.ref(list, i), in: plist, budget: &budget) { classes.append(className) }
             }
         }
         if classes.isEmpty { classes = [name] }

@@ -1,9 +1,9 @@
 import Foundation
 
 extension ArchiveDecoder.Limits {
-    /// The object-visit budget of one document of `inputSize` bytes: ``maxObjectVisits``,
-    /// or by default 16 per byte of input plus 65,536. The one definition every reader of
-    /// the package uses (typed decoding, ``KeyedArchiveView``, its renderer).
+    /// The work budget of one document of `inputSize` bytes: ``maxObjectVisits``, or by
+    /// default 16 units per byte of input plus 65,536. The one definition every reader of
+    /// the package uses (typed decoding, ``KeyedArchiveView``, its renderer, the tool).
     ///
     /// ```swift
     /// ArchiveDecoder.Limits().visitBudget(forInputSize: 1_000)   // 81_536
@@ -11,35 +11,88 @@ extension ArchiveDecoder.Limits {
     public func visitBudget(forInputSize inputSize: Int) -> Int {
         maxObjectVisits ?? inputSize.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
     }
+
+    /// The most bytes of text one rendering of a document of `inputSize` bytes may write
+    /// (``KeyedArchiveView/render(options:)`` and the tool's `dump` and `json`):
+    /// ``maxOutputBytes``, or by default 64 bytes per byte of input plus 1 MB.
+    ///
+    /// ```swift
+    /// ArchiveDecoder.Limits().outputBudget(forInputSize: 1_000)   // 1_112_576
+    /// ```
+    public func outputBudget(forInputSize inputSize: Int) -> Int {
+        maxOutputBytes ?? inputSize.multipliedReportingOverflow(by: 64).partialValue &+ 1_048_576
+    }
 }
 
-/// The work accounting of one document: every node visited, every reference followed,
-/// every container entered is charged here, once per document (not per object).
+/// The work accounting of one document, once per document (not per object): every node
+/// visited, every reference followed, every container entered, and the bytes of every
+/// string and data value made or handed out, in one budget of units; and, for renderers,
+/// every byte written, against an output limit.
+///
+/// Bytes cost units so that a value referenced from many places cannot make work or memory
+/// grow with references × length (issue 32): a string or data value is made once per
+/// property-list object and then shared (``SharedLeafValues``), its making costs one unit
+/// per ``bytesPerUnitMade`` bytes, and each further hand-out of a long one one unit per
+/// ``bytesPerUnitShared`` bytes (what a caller hashing or comparing it pays).
 struct ArchiveWorkBudget: Sendable {
-    /// The visits allowed in all.
+    /// The units allowed in all.
     let limit: Int
     /// How deep containers and references may nest.
     let maxDepth: Int
-    private(set) var remaining: Int
+    /// Units left; below zero once the budget is spent. (The decoder's hot paths subtract
+    /// from it directly and test it where they would throw.)
+    var remaining: Int
+    /// The bytes a renderer may write.
+    let outputLimit: Int
+    /// The bytes written so far.
+    private(set) var output = 0
+
+    /// Bytes of a new string or data value per unit: the default budget of 16 units per
+    /// input byte then bounds what is made to 64 bytes per input byte.
+    static let bytesPerUnitMade = 4
+    /// Bytes of an already made value handed out again per unit.
+    static let bytesPerUnitShared = 64
 
     init(limits: ArchiveDecoder.Limits, inputSize: Int) {
         limit = max(0, limits.visitBudget(forInputSize: inputSize))
         maxDepth = limits.maxDepth
         remaining = limit
+        outputLimit = max(0, limits.outputBudget(forInputSize: inputSize))
     }
 
-    /// Charges `cost` visits; `false` once the budget is spent.
+    /// Charges `cost` units; `false` once the budget is spent.
     @inline(__always)
     mutating func charge(_ cost: Int = 1) -> Bool {
         remaining = remaining &- cost
         return remaining >= 0
     }
 
+    /// The units for making a value of `bytes` bytes.
+    @inline(__always)
+    static func madeCost(bytes: Int) -> Int { bytes / bytesPerUnitMade }
+
+    /// The units for handing out again a value of `bytes` bytes made earlier.
+    @inline(__always)
+    static func sharedCost(bytes: Int) -> Int { bytes / bytesPerUnitShared }
+
+    /// Charges `bytes` of output; `false` (and nothing counted) when they would pass the limit.
+    @inline(__always)
+    mutating func chargeOutput(_ bytes: Int) -> Bool {
+        guard bytes <= outputLimit &- output else { return false }
+        output += bytes
+        return true
+    }
+
     /// The error for a spent budget.
     func exhausted(objectIndex: Int? = nil, key: String? = nil) -> KeyedArchiveError {
         KeyedArchiveError(
-            "the archive needs more than \(limit) visits (ArchiveDecoder.Limits.maxObjectVisits): its containers are shared or nested so heavily that reading it in full would not end in time",
+            "the archive needs more than \(limit) visits (ArchiveDecoder.Limits.maxObjectVisits): its containers or values are shared, repeated or nested so heavily that reading it in full would not end in time",
             objectIndex: objectIndex, key: key)
+    }
+
+    /// The error for output past ``outputLimit``.
+    func outputExceeded() -> KeyedArchiveError {
+        KeyedArchiveError("the output would pass \(outputLimit) bytes (ArchiveDecoder.Limits.maxOutputBytes; by default 64 bytes per input byte plus 1 MB): the archive repeats its values too often to print them all")
     }
 
     /// The error for nesting beyond ``maxDepth``.

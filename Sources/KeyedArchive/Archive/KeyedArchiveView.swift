@@ -79,11 +79,22 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         objects.reserveCapacity(count)
         var classes = ArchivedObject.ClassCache()
         var subtrees = BoundedTreeReader<ArchivedValueBuilder>.Cache()
+        // Entries that are the same property-list object are read once and shared (fields
+        // and all), so many entries naming one object cost one unit each, not its size.
+        var byRef: [Int: Int] = [:]
         for uid in 0..<count {
+            let ref = try document.objectRef(uid)
+            if let first = byRef[ref] {
+                guard budget.charge() else { throw budget.exhausted(objectIndex: uid) }
+                objects.append(ArchivedObject(objects[first], index: uid))
+                continue
+            }
             let builder = ArchivedValueBuilder(plist: document.plist, objectCount: count, objectIndex: uid)
             let reader = BoundedTreeReader(plist: document.plist, builder: builder, objectIndex: uid)
-            let tree = try reader.read(try document.objectRef(uid), budget: &budget, cache: &subtrees)
-            objects.append(try ArchivedObject(index: uid, tree: tree, document: document, classes: &classes, budget: &budget))
+            let tree = try reader.read(ref, budget: &budget, cache: &subtrees)
+            objects.append(try ArchivedObject(index: uid, tree: tree, document: document, classes: &classes,
+                                              leaves: &subtrees.leaves, budget: &budget))
+            byRef[ref] = uid
         }
         self.objects = objects
         self.limits = limits
@@ -156,8 +167,18 @@ public struct ArchivedObject: Sendable, Hashable {
         var entries: [Int: (name: String, classes: [String])] = [:]
     }
 
+    /// `other` as entry `index` (an entry that is the same property-list object).
+    init(_ other: ArchivedObject, index: Int) {
+        self.index = index
+        className = other.className
+        classes = other.classes
+        fields = other.fields
+        plainValue = other.plainValue
+        isClassEntry = other.isClassEntry
+    }
+
     init(index: Int, tree: ArchivedValue, document: ArchiveDocument, classes cache: inout ClassCache,
-         budget: inout ArchiveWorkBudget) throws {
+         leaves: inout SharedLeafValues, budget: inout ArchiveWorkBudget) throws {
         self.index = index
         guard case .dictionary(let entries) = tree else {
             className = nil
@@ -185,8 +206,7 @@ public struct ArchivedObject: Sendable, Hashable {
             if let known = cache.entries[classUID] {
                 info = known
             } else {
-                info = try document.classEntry(classUID, usedBy: index)
-                guard budget.charge(info.classes.count) else { throw budget.exhausted(objectIndex: index, key: "$class") }
+                info = try document.classEntry(classUID, usedBy: index, leaves: &leaves, budget: &budget)
                 cache.entries[classUID] = info
             }
             className = info.name
@@ -196,6 +216,10 @@ public struct ArchivedObject: Sendable, Hashable {
             fields.reserveCapacity(entries.count)
             for entry in entries {
                 guard let key = ArchiveKeyEscaping.unescape(entry.key) else { continue }
+                // An escaped key (`$$x`) is a new string: charged as one.
+                if key.utf8.count != entry.key.utf8.count, !budget.charge(ArchiveWorkBudget.madeCost(bytes: key.utf8.count)) {
+                    throw budget.exhausted(objectIndex: index, key: key)
+                }
                 fields.append(ArchivedField(key: key, value: entry.value))
             }
             self.fields = fields

@@ -79,7 +79,7 @@ extension _ArchiveDecoder {
         var index: [String: Int] = [:]
         index.reserveCapacity(keys.count)
         for i in 0..<keys.count {
-            guard let key = try plist.string(try plist.ref(keys, i)) else { continue }
+            guard let key = try keyString(at: try plist.ref(keys, i)) else { continue }
             if index[key] == nil { index[key] = i }
         }
         state.fieldIndexes[keys.start] = index

@@ -55,11 +55,17 @@ extension _ArchiveDecoder {
         }
     }
 
-    /// A plain string shorter than the sharing threshold (longer ones are decoded once
-    /// per object by the general reader).
+    /// A plain string: a short one made here, a longer one made once per object and shared
+    /// (``SharedLeafValues``, which charges its bytes).
     @inline(never)
     private func fastString(_ slot: ArchiveSlot) -> String? {
-        guard let ref = leafRef(slot), let string = plist.shortString(ref, limit: ArchiveDecodingState.sharingThreshold) else { return nil }
+        guard let ref = leafRef(slot) else { return nil }
+        if let string = plist.shortString(ref, limit: SharedLeafValues.inlineStringBytes) {
+            state.remainingObjects -= 1
+            return string
+        }
+        guard let object = try? plist.object(ref),
+              let string = try? state.leaves.string(object, ref: ref, in: plist, budget: &state.budget) else { return nil }
         state.remainingObjects -= 1
         return string
     }

@@ -26,12 +26,16 @@ struct JSONEmitter {
     /// The visits allowed in all (the input's budget, shared by nested archives).
     let visitLimit: Int
     private var budget: Int
+    /// The bytes the document may have (`ArchiveDecoder.Limits.maxOutputBytes`).
+    let outputLimit: Int
     private var shown: Set<Int> = []
     private var open: Set<Int> = []
+    /// Each object's Foundation interpretation, computed once however often it is reached.
+    private var interpretations: [Int: ArchivedFoundationValue?] = [:]
     /// Opens data that holds a property list; `nil` leaves data as base64.
     var nested: NestedPropertyLists?
     /// The enclosing archives' state while a nested property list is written.
-    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>)] = []
+    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>, interpretations: [Int: ArchivedFoundationValue?])] = []
 
     init(view: KeyedArchiveView, includeClasses: Bool, pretty: Bool) {
         self.view = view
@@ -40,6 +44,7 @@ struct JSONEmitter {
         maxDepth = view.limits.maxDepth
         visitLimit = view.visitBudget
         budget = visitLimit
+        outputLimit = view.limits.outputBudget(forInputSize: view.inputSize)
     }
 
     private enum Task {
@@ -75,10 +80,21 @@ struct JSONEmitter {
             case .text(let text): out.append(text)
             case .newline(let indent): if pretty { out.append("\n" + String(repeating: "  ", count: indent)) }
             case .close(let index): open.remove(index)
-            case .leaveNested: if let outer = enclosing.popLast() { (view, shown, open) = outer }
+            case .leaveNested: if let outer = enclosing.popLast() { (view, shown, open, interpretations) = outer }
             case .value(let value, let depth): try emit(value, depth: depth, tasks: &tasks, to: &out)
             }
+            guard out.written <= outputLimit else {
+                throw ToolError("the JSON would pass \(outputLimit) bytes (--max-output; by default 64 bytes per input byte plus 1 MB): the archive repeats its values too often to write them out ('dump' shows each object once)")
+            }
         }
+    }
+
+    /// The Foundation interpretation of object `index`, computed once per object.
+    private mutating func interpretation(of index: Int) -> ArchivedFoundationValue? {
+        if let known = interpretations[index] { return known }
+        let value = view.foundationValue(of: view.objects[index])
+        interpretations[index] = value
+        return value
     }
 
     private mutating func charge(_ cost: Int) throws(ToolError) {
@@ -110,9 +126,10 @@ struct JSONEmitter {
     private mutating func expandNested(_ bytes: Data, depth: Int, into tasks: inout [Task]) throws(ToolError) -> Bool {
         guard nested != nil, let content = nested?.open(bytes, level: enclosing.count + 1) else { return false }
         tasks.append(.leaveNested)
-        enclosing.append((view, shown, open))
+        enclosing.append((view, shown, open, interpretations))
         shown = []
         open = []
+        interpretations = [:]
         switch content {
         case .archive(let inner):
             view = inner
@@ -159,7 +176,7 @@ struct JSONEmitter {
             ]
             return out.append(literalObject(members, depth: depth))
         }
-        let interpreted = view.foundationValue(of: object)
+        let interpreted = interpretation(of: index)
         if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
         if let interpreted, try foundationScalar(interpreted, to: &out) { return }
         if open.contains(index) {
@@ -247,7 +264,11 @@ struct JSONEmitter {
         // Handed over, not shared, so that neither set is copied when it grows.
         compact.budget = budget
         swap(&compact.shown, &shown)
-        defer { swap(&compact.shown, &shown) }
+        swap(&compact.interpretations, &interpretations)
+        defer {
+            swap(&compact.shown, &shown)
+            swap(&compact.interpretations, &interpretations)
+        }
         var out = OutputBuffer.capturing()
         try compact.write(key, depth: depth, to: &out)
         budget = compact.budget
@@ -256,7 +277,7 @@ struct JSONEmitter {
         guard text.hasPrefix("\"") else { return text }
         if case .string(let plain) = view.plainValue(key) ?? .null { return plain }
         if case .reference(let index) = key, index < view.objects.count {
-            switch view.foundationValue(of: view.objects[index]) {
+            switch interpretation(of: index) {
             case .string(let string)?: return string
             default: break
             }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// The strings and data values of one document, each made once per property-list object and
+/// then shared by every place that refers to it (a `[String]` of one string referenced a
+/// million times holds one copy), their bytes charged to the document's
+/// ``ArchiveWorkBudget``: making one costs its bytes at the made rate, handing a long one out
+/// again its bytes at the shared rate. The typed decoder and ``KeyedArchiveView`` read
+/// every string and data value they keep through one of these.
+///
+/// Values small enough to be stored inline (no allocation) are made at each use; a file
+/// whose offset table points many object numbers at one string's bytes gets one copy per
+/// object number, each charged, so memory stays within the budget's bytes either way.
+struct SharedLeafValues {
+    /// Strings of fewer UTF-8 bytes than this are stored inline by `String`.
+    static let inlineStringBytes = 16
+    /// Data of fewer bytes than this are stored inline by `Data`.
+    static let inlineDataBytes = 15
+
+    /// By object number; sized to the property list on first use.
+    private var strings: [String?] = []
+    private var data: [Data?] = []
+
+    /// The text of object `ref`, already parsed as `object`; `nil` when it is not a string.
+    mutating func string(_ object: BinaryPropertyList.Object, ref: Int, in plist: BinaryPropertyList,
+                         budget: inout ArchiveWorkBudget) throws -> String? {
+        let range: Range<Int>
+        switch object {
+        case .asciiString(let body), .utf16String(let body): range = body
+        default: return nil
+        }
+        guard range.count >= Self.inlineStringBytes, ref >= 0, ref < plist.objectCount else {
+            return try Self.make(object, ref: ref, in: plist)
+        }
+        if strings.isEmpty { strings = [String?](repeating: nil, count: plist.objectCount) }
+        if let known = strings[ref] {
+            guard budget.charge(ArchiveWorkBudget.sharedCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
+            return known
+        }
+        guard budget.charge(ArchiveWorkBudget.madeCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
+        let made = try Self.make(object, ref: ref, in: plist)
+        strings[ref] = made
+        return made
+    }
+
+    /// The text of object `ref`; `nil` when it is not a string.
+    mutating func string(at ref: Int, in plist: BinaryPropertyList, budget: inout ArchiveWorkBudget) throws -> String? {
+        try string(try plist.object(ref), ref: ref, in: plist, budget: &budget)
+    }
+
+    /// The bytes `range` of data object `ref`.
+    mutating func data(_ range: Range<Int>, ref: Int, in plist: BinaryPropertyList, budget: inout ArchiveWorkBudget) throws -> Data {
+        guard range.count >= Self.inlineDataBytes, ref >= 0, ref < plist.objectCount else { return Data(plist.bytes[range]) }
+        if data.isEmpty { data = [Data?](repeating: nil, count: plist.objectCount) }
+        if let known = data[ref] {
+            guard budget.charge(ArchiveWorkBudget.sharedCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
+            return known
+        }
+        guard budget.charge(ArchiveWorkBudget.madeCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
+        let made = Data(plist.bytes[range])
+        data[ref] = made
+        return made
+    }
+
+    private static func make(_ object: BinaryPropertyList.Object, ref: Int, in plist: BinaryPropertyList) throws -> String? {
+        switch object {
+        case .asciiString(let range): return plist.asciiString(range)
+        case .utf16String(let range): return try plist.utf16String(range, ref: ref)
+        default: return nil
+        }
+    }
+}

@@ -32,8 +32,10 @@ extension ArchiveDecoder.Limits {
 /// Bytes cost units so that a value referenced from many places cannot make work or memory
 /// grow with references × length (issue 32): a string or data value is made once per
 /// property-list object and then shared (``SharedLeafValues``), its making costs one unit
-/// per ``bytesPerUnitMade`` bytes, and each further hand-out of a long one one unit per
-/// ``bytesPerUnitShared`` bytes (what a caller hashing or comparing it pays).
+/// per ``bytesPerUnitMade`` bytes (as does parsing text into a URL, a decimal or base64
+/// bytes, also once per object), and each hand-out of a long string as a key, which its
+/// taker hashes, one unit per ``bytesPerUnitShared`` bytes. Handing out a shared value
+/// costs its visit only, so a long value referenced from many places costs its size once.
 struct ArchiveWorkBudget: Sendable {
     /// The units allowed in all.
     let limit: Int
@@ -50,7 +52,7 @@ struct ArchiveWorkBudget: Sendable {
     /// Bytes of a new string or data value per unit: the default budget of 16 units per
     /// input byte then bounds what is made to 64 bytes per input byte.
     static let bytesPerUnitMade = 4
-    /// Bytes of an already made value handed out again per unit.
+    /// Bytes of a key hashed by its taker per unit.
     static let bytesPerUnitShared = 64
 
     init(limits: ArchiveDecoder.Limits, inputSize: Int) {
@@ -71,7 +73,7 @@ struct ArchiveWorkBudget: Sendable {
     @inline(__always)
     static func madeCost(bytes: Int) -> Int { bytes / bytesPerUnitMade }
 
-    /// The units for handing out again a value of `bytes` bytes made earlier.
+    /// The units for handing out a key of `bytes` bytes (its taker hashes it).
     @inline(__always)
     static func sharedCost(bytes: Int) -> Int { bytes / bytesPerUnitShared }
 

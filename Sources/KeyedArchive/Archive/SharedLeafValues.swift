@@ -2,10 +2,9 @@ import Foundation
 
 /// The strings and data values of one document, each made once per property-list object and
 /// then shared by every place that refers to it (a `[String]` of one string referenced a
-/// million times holds one copy), their bytes charged to the document's
-/// ``ArchiveWorkBudget``: making one costs its bytes at the made rate, handing a long one out
-/// again its bytes at the shared rate. The typed decoder and ``KeyedArchiveView`` read
-/// every string and data value they keep through one of these.
+/// million times holds one copy), the bytes made charged to the document's
+/// ``ArchiveWorkBudget``. The typed decoder and ``KeyedArchiveView`` read every string and
+/// data value they keep through one of these.
 ///
 /// Values small enough to be stored inline (no allocation) are made at each use; a file
 /// whose offset table points many object numbers at one string's bytes gets one copy per
@@ -32,10 +31,7 @@ struct SharedLeafValues {
             return try Self.make(object, ref: ref, in: plist)
         }
         if strings.isEmpty { strings = [String?](repeating: nil, count: plist.objectCount) }
-        if let known = strings[ref] {
-            guard budget.charge(ArchiveWorkBudget.sharedCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
-            return known
-        }
+        if let known = strings[ref] { return known }
         guard budget.charge(ArchiveWorkBudget.madeCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
         let made = try Self.make(object, ref: ref, in: plist)
         strings[ref] = made
@@ -51,10 +47,7 @@ struct SharedLeafValues {
     mutating func data(_ range: Range<Int>, ref: Int, in plist: BinaryPropertyList, budget: inout ArchiveWorkBudget) throws -> Data {
         guard range.count >= Self.inlineDataBytes, ref >= 0, ref < plist.objectCount else { return Data(plist.bytes[range]) }
         if data.isEmpty { data = [Data?](repeating: nil, count: plist.objectCount) }
-        if let known = data[ref] {
-            guard budget.charge(ArchiveWorkBudget.sharedCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
-            return known
-        }
+        if let known = data[ref] { return known }
         guard budget.charge(ArchiveWorkBudget.madeCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
         let made = Data(plist.bytes[range])
         data[ref] = made

@@ -124,9 +124,20 @@ extension _ArchiveDecoder {
         }
     }
 
-    /// The text of string object `ref` (a key), made once per object; `nil` when it is not a string.
+    /// The text of string object `ref` (a key), made once per object; `nil` when it is not a
+    /// string. Keys are hashed or compared wherever they go (an index, a `Dictionary`), so
+    /// each hand-out of a long one also costs its bytes at the shared rate.
     func keyString(at ref: Int) throws -> String? {
-        try state.leaves.string(at: ref, in: plist, budget: &state.budget)
+        guard let key = try state.leaves.string(at: ref, in: plist, budget: &state.budget) else { return nil }
+        try chargeHashing(key)
+        return key
+    }
+
+    /// Charges the hashing of a long string key (see ``keyString(at:)``).
+    @inline(__always)
+    func chargeHashing(_ key: String) throws {
+        let bytes = key.utf8.count
+        if bytes >= ArchiveWorkBudget.bytesPerUnitShared { try charge(ArchiveWorkBudget.sharedCost(bytes: bytes)) }
     }
 
     /// The user key stored at `ref` (unescaped, see ``ArchiveKeyEscaping``); `nil` when it is

@@ -114,6 +114,13 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         }
     }
 
+    /// The slot of the next element, moving past it (for readers that decode it themselves).
+    mutating func nextElement() throws -> ArchiveSlot {
+        let slot = try nextSlot(Never.self)
+        currentIndex += 1
+        return slot
+    }
+
     mutating func decodeNil() throws -> Bool {
         guard decoder.isNil(try nextSlot(Never.self)) else { return false }
         currentIndex += 1

@@ -41,10 +41,7 @@ extension _ArchiveDecoder {
         case .base64:
             // Decoded once per string object, however many places refer to it.
             let ref = try reading(slot, path) { try plistRef(of: slot) }
-            if let known = state.parsedBase64[ref] {
-                try reading(slot, path) { try charge(ArchiveWorkBudget.sharedCost(bytes: known.count)) }
-                return known
-            }
+            if let known = state.parsedBase64[ref] { return known }
             let text = try unboxString(from: slot, at: path)
             try reading(slot, path) { try charge(ArchiveWorkBudget.madeCost(bytes: text.utf8.count)) }
             guard let data = Data(base64Encoded: text) else {

@@ -157,10 +157,7 @@ extension URL: _ArchiveSpecialDecodable {
         let object = try decoder.object(in: slot, expecting: URL.self, at: path)
         // Parsed once per object, however many places refer to it.
         let ref = try decoder.reading(slot, path) { try decoder.plistRef(of: slot) }
-        if let known = decoder.state.parsedURLs[ref] {
-            try decoder.reading(slot, path) { try decoder.charge(ArchiveWorkBudget.sharedCost(bytes: known.relativeString.utf8.count)) }
-            return known
-        }
+        if let known = decoder.state.parsedURLs[ref] { return known }
         let url = try decoder.reading(slot, path) {
             var base: URL?
             let relative: String
@@ -310,6 +307,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                      try decoder.slot(forValueAt: try plist.ref(values, i), owner: owner))
                 }
                 let key = try decoder.unbox(Key.self, from: keySlot, at: path.appending(index: i))
+                if Key.self == String.self { try decoder.reading(keySlot, path) { try decoder.chargeHashing(unsafeBitCast(key, to: String.self)) } }
                 result[key] = try decoder.unbox(Value.self, from: valueSlot, at: entryPath(key, index: i))
             }
         case .fields(let keys, let values):
@@ -331,6 +329,31 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                 let valueSlot = try decoder.reading(slot, keyPath) { try decoder.slot(forValueAt: valueRef, owner: owner) }
                 result[key] = try decoder.unbox(Value.self, from: valueSlot, at: keyPath)
             }
+        }
+        return result
+    }
+}
+
+extension Set: _ArchiveSpecialDecodable where Element: Decodable {
+    /// From an NSSet, an NSArray or any list layout (``ArchiveUnkeyedDecodingContainer``).
+    /// An element that is the same object as an earlier one (the same UID or plist
+    /// reference) is the same value: it is not decoded or hashed again, so one long value
+    /// referenced from many places costs its size once.
+    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Set {
+        let path = path()
+        var container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: slot, path: path)
+        var seen = Set<Int>()
+        var result = Set<Element>()
+        while !container.isAtEnd {
+            let index = container.currentIndex
+            let element = try container.nextElement()
+            let identity: Int
+            switch element {
+            case .uid(let uid): identity = uid
+            case .inline(let ref, _): identity = -1 - ref
+            }
+            guard seen.insert(identity).inserted else { continue }
+            result.insert(try decoder.unbox(Element.self, from: element, at: path.appending(index: index)))
         }
         return result
     }

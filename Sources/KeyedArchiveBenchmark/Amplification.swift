@@ -47,10 +47,27 @@ private func toolPath() -> String? {
     return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil
 }
 
-/// Runs the tool: milliseconds, the child's peak resident size, bytes it wrote, exit status.
-/// (posix_spawn and wait4 rather than `Process`, whose own reaping of the child would take
-/// its resource usage.)
+/// Runs the tool: milliseconds, its peak resident size, bytes it wrote, exit status. Through
+/// GNU time when installed: a child spawned from this process starts with this process's
+/// peak (posix_spawn shares its memory until exec), one that time forks does not.
 private func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
+    let time = "/usr/bin/time"
+    guard FileManager.default.isExecutableFile(atPath: time) else { return spawn(tool, arguments) }
+    let report = FileManager.default.temporaryDirectory.appendingPathComponent("amplification-time-\(getpid())").path
+    defer { try? FileManager.default.removeItem(atPath: report) }
+    var run = spawn(time, ["-f", "%M", "-o", report, tool] + arguments)
+    // The report's last line is the peak in KB (a failing command adds a line before it).
+    if let text = try? String(contentsOfFile: report, encoding: .utf8),
+       let kilobytes = text.split(separator: "\n").last.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) }) {
+        run.peak = kilobytes * 1024
+    }
+    return run
+}
+
+/// Spawns `executable` with `arguments`: milliseconds, the child's peak resident size,
+/// bytes it wrote, exit status. (posix_spawn and wait4 rather than `Process`, whose own
+/// reaping of the child would take its resource usage.)
+private func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return (0, 0, 0, -1) }
     var actions = posix_spawn_file_actions_t()
@@ -140,7 +157,8 @@ func runAmplification(_ options: Options) {
 private func amplificationTable(_ rows: [AmplificationRow]) -> String {
     guard let family = rows.first?.family else { return "" }
     var lines = ["", "=== amplification: \(family) (per input MB: s = seconds, MB = peak memory MB, out = output bytes per input byte) ===",
-                 pad("reader", 20, left: true) + HostileSize.allCases.map { pad($0.description + " s|MB|out", 24) }.joined()
+                 pad("reader", 20, left: true) + HostileSize.allCases.filter { size in rows.contains { abs($0.inputBytes - size.bytes) * 5 < size.bytes } }
+                    .map { pad($0.description + " s|MB|out", 24) }.joined()
                  + pad("time ×", 9) + "  at 1 MB"]
     var readers: [String] = []
     for row in rows where !readers.contains(row.reader) { readers.append(row.reader) }

@@ -48,6 +48,8 @@ struct ArchiveWorkBudget: Sendable {
     let outputLimit: Int
     /// The bytes written so far.
     private(set) var output = 0
+    /// The bytes of strings and data made, and of text parsed, so far (see ``chargeMade(bytes:)``).
+    private(set) var bytesMade = 0
 
     /// Bytes of a new string or data value per unit: the default budget of 16 units per
     /// input byte then bounds what is made to 64 bytes per input byte.
@@ -69,9 +71,13 @@ struct ArchiveWorkBudget: Sendable {
         return remaining >= 0
     }
 
-    /// The units for making a value of `bytes` bytes.
+    /// Charges the making of a value of `bytes` bytes (or the parsing of that much text):
+    /// one unit per ``bytesPerUnitMade`` bytes; `false` once the budget is spent.
     @inline(__always)
-    static func madeCost(bytes: Int) -> Int { bytes / bytesPerUnitMade }
+    mutating func chargeMade(bytes: Int) -> Bool {
+        bytesMade &+= bytes
+        return charge(bytes / Self.bytesPerUnitMade)
+    }
 
     /// The units for handing out a key of `bytes` bytes (its taker hashes it).
     @inline(__always)

@@ -78,7 +78,7 @@ struct BoundedTreeReader<Builder: BoundedTreeBuilder> {
                 // Made once per object and then shared (above); its bytes charged once.
                 switch object {
                 case .asciiString(let range), .utf16String(let range), .data(let range):
-                    guard budget.charge(ArchiveWorkBudget.madeCost(bytes: range.count)) else {
+                    guard budget.chargeMade(bytes: range.count) else {
                         throw budget.exhausted(objectIndex: objectIndex, key: key)
                     }
                 default: break

@@ -41,6 +41,8 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     public let limits: ArchiveDecoder.Limits
     /// The size in bytes of the archive, which sets the default visit budget.
     public let inputSize: Int
+    /// The work opening the view did (for tests of the accounting).
+    let openingWork: ArchiveWorkBudget
 
     /// The visits one walk over this document may make (``ArchiveDecoder/Limits``):
     /// opening the view, and each rendering, stay within it.
@@ -97,6 +99,7 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
             byRef[ref] = uid
         }
         self.objects = objects
+        openingWork = budget
         self.limits = limits
         inputSize = data.count
         topLevel = document.top.map { TopLevelEntry(key: $0.key, value: $0.uid == 0 ? .null : .reference($0.uid)) }
@@ -217,7 +220,7 @@ public struct ArchivedObject: Sendable, Hashable {
             for entry in entries {
                 guard let key = ArchiveKeyEscaping.unescape(entry.key) else { continue }
                 // An escaped key (`$$x`) is a new string: charged as one.
-                if key.utf8.count != entry.key.utf8.count, !budget.charge(ArchiveWorkBudget.madeCost(bytes: key.utf8.count)) {
+                if key.utf8.count != entry.key.utf8.count, !budget.chargeMade(bytes: key.utf8.count) {
                     throw budget.exhausted(objectIndex: index, key: key)
                 }
                 fields.append(ArchivedField(key: key, value: entry.value))

@@ -32,7 +32,7 @@ struct SharedLeafValues {
         }
         if strings.isEmpty { strings = [String?](repeating: nil, count: plist.objectCount) }
         if let known = strings[ref] { return known }
-        guard budget.charge(ArchiveWorkBudget.madeCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
+        guard budget.chargeMade(bytes: range.count) else { throw budget.exhausted(objectIndex: nil) }
         let made = try Self.make(object, ref: ref, in: plist)
         strings[ref] = made
         return made
@@ -48,7 +48,7 @@ struct SharedLeafValues {
         guard range.count >= Self.inlineDataBytes, ref >= 0, ref < plist.objectCount else { return Data(plist.bytes[range]) }
         if data.isEmpty { data = [Data?](repeating: nil, count: plist.objectCount) }
         if let known = data[ref] { return known }
-        guard budget.charge(ArchiveWorkBudget.madeCost(bytes: range.count)) else { throw budget.exhausted(objectIndex: nil) }
+        guard budget.chargeMade(bytes: range.count) else { throw budget.exhausted(objectIndex: nil) }
         let made = Data(plist.bytes[range])
         data[ref] = made
         return made

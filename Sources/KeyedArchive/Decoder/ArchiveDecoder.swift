@@ -185,7 +185,17 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// let tags = try ArchiveDecoder().decode([String].self, from: data)
     /// ```
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decodeRoot(T.self, in: try begin(data))
+    }
+
+    /// ``decode(_:from:)``, and the work it did (for tests of the accounting).
+    func decodeReportingWork<T: Decodable>(_ type: T.Type, from data: Data) throws -> (value: T, work: ArchiveWorkBudget) {
         let session = try begin(data)
+        let value = try decodeRoot(T.self, in: session)
+        return (value, session.decoder.state.budget)
+    }
+
+    private func decodeRoot<T: Decodable>(_ type: T.Type, in session: Session) throws -> T {
         let document = session.document
         if let root = document.topEntries.first(where: { $0.key == "root" }) {
             return try session.decode(T.self, at: root.ref, path: .root)

@@ -144,7 +144,7 @@ extension _ArchiveDecoder {
     /// not a string or is reserved (`$class`). An escaped key is a new string, charged as one.
     func userKey(at ref: Int) throws -> String? {
         guard let stored = try keyString(at: ref), let key = ArchiveKeyEscaping.unescape(stored) else { return nil }
-        if key.utf8.count != stored.utf8.count { try charge(ArchiveWorkBudget.madeCost(bytes: key.utf8.count)) }
+        if key.utf8.count != stored.utf8.count { try chargeMade(bytes: key.utf8.count) }
         return key
     }
 

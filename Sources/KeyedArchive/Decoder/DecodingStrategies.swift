@@ -43,7 +43,7 @@ extension _ArchiveDecoder {
             let ref = try reading(slot, path) { try plistRef(of: slot) }
             if let known = state.parsedBase64[ref] { return known }
             let text = try unboxString(from: slot, at: path)
-            try reading(slot, path) { try charge(ArchiveWorkBudget.madeCost(bytes: text.utf8.count)) }
+            try reading(slot, path) { try chargeMade(bytes: text.utf8.count) }
             guard let data = Data(base64Encoded: text) else {
                 throw corrupted(at: path, slot: slot, "the string is not valid Base64")
             }

@@ -93,6 +93,11 @@ extension _ArchiveDecoder {
         if state.remainingObjects < 0 { throw budgetExhausted() }
     }
 
+    /// Charges the making of `bytes` bytes (see ``ArchiveWorkBudget/chargeMade(bytes:)``).
+    func chargeMade(bytes: Int) throws {
+        if !state.budget.chargeMade(bytes: bytes) { throw budgetExhausted() }
+    }
+
     @inline(never)
     func budgetExhausted() -> KeyedArchiveError {
         KeyedArchiveError("the archive expands to more work than the decoder's limit (ArchiveDecoder.Limits.maxObjectVisits: shared objects referenced from too many places, or too many keys)")

@@ -177,7 +177,7 @@ extension URL: _ArchiveSpecialDecodable {
             default:
                 throw decoder.typeMismatch(URL.self, found: object, slot: slot, at: path)
             }
-            try decoder.charge(ArchiveWorkBudget.madeCost(bytes: relative.utf8.count))
+            try decoder.chargeMade(bytes: relative.utf8.count)
             guard let url = URL(string: relative, relativeTo: base) else {
                 throw decoder.corrupted(at: path, slot: slot, "'\(TextExcerpt.of(relative))' is not a valid URL")
             }
@@ -232,7 +232,7 @@ extension Decimal: _ArchiveSpecialDecodable {
                 let ref = try decoder.plistRef(of: slot)
                 if let known = decoder.state.parsedDecimals[ref] { return known }
                 let text = try decoder.unboxString(from: slot, at: path)
-                try decoder.charge(ArchiveWorkBudget.madeCost(bytes: text.utf8.count))
+                try decoder.chargeMade(bytes: text.utf8.count)
                 guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
                     throw decoder.corrupted(at: path, slot: slot, "'\(TextExcerpt.of(text))' is not a decimal number")
                 }

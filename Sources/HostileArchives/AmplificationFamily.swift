@@ -41,8 +41,8 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
         }
     }
 
-    /// The archive at about `targetBytes` (within a few percent from 1 KB up): half the
-    /// bytes the shared value, half the references to it.
+    /// The archive at about `targetBytes` (within 10% from 10 KB up): half the bytes the
+    /// shared value, half the references to it.
     public func archive(targetBytes: Int) -> Data {
         let width = targetBytes > 32_768 ? 4 : 1
         let length = max(16, targetBytes / 2)
@@ -50,8 +50,15 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
         let smaller = archive(references: 32, length: length, minimumWidth: width)
         let perReference = max(1, Double(probe.count - smaller.count) / 32)
         let base = Double(probe.count) - perReference * 64
-        let references = max(1, Int((Double(targetBytes) - base) / perReference))
-        return archive(references: references, length: length, minimumWidth: width)
+        var references = max(1, Int((Double(targetBytes) - base) / perReference))
+        var data = archive(references: references, length: length, minimumWidth: width)
+        // Wider references past 255 objects make the first estimate low: one correction.
+        for _ in 0..<2 where abs(Double(data.count) / Double(targetBytes) - 1) > 0.05 {
+            let actual = max(1, (Double(data.count) - base) / Double(references))
+            references = max(1, Int((Double(targetBytes) - base) / actual))
+            data = archive(references: references, length: length, minimumWidth: width)
+        }
+        return data
     }
 
     /// The archive with `references` references to one value of about `length` bytes.

@@ -1,0 +1,157 @@
+import Foundation
+import HostileArchives
+@testable import KeyedArchive
+import Testing
+
+/// Issue 32 §2: one value referenced from many places. Each reader either returns a value
+/// or throws a limit error, and what it materialises — bytes of strings and data made, text
+/// parsed, text written — stays within a constant times the input, whatever the references.
+/// (Counted, not timed: `keyedarchive-benchmark --hostile` prints the time and memory.)
+@Suite("Amplification: one value referenced from many places")
+struct AmplificationTests {
+    static let sizes: [HostileSize] = [.kb10, .kb100]
+    static let cases: [(AmplificationFamily, HostileSize)] = AmplificationFamily.allCases.flatMap { family in sizes.map { (family, $0) } }
+
+    @Test("Typed decodes make at most 4 bytes per input byte (or throw a limit error)", arguments: cases)
+    func typedDecodes(family: AmplificationFamily, size: HostileSize) throws {
+        let data = family.archive(targetBytes: size.bytes)
+        #expect(Double(data.count) > Double(size.bytes) * 0.85 && Double(data.count) < Double(size.bytes) * 1.15,
+                "\(family) at \(size) is \(data.count) bytes")
+        for probe in family.probes {
+            do {
+                let made = try probe.bytesMade(data)
+                #expect(made <= 4 * data.count, "\(family) at \(size) through \(probe): \(made) bytes made from \(data.count)")
+            } catch let error as DecodingError {
+                #expect("\(error)".contains("ArchiveDecoder.Limits"), "\(family) through \(probe): \(error)")
+            }
+        }
+    }
+
+    @Test("Opening the view makes at most 4 bytes per input byte", arguments: cases)
+    func viewOpening(family: AmplificationFamily, size: HostileSize) throws {
+        let data = family.archive(targetBytes: size.bytes)
+        let view = try KeyedArchiveView(data: data)
+        #expect(view.openingWork.bytesMade <= 4 * data.count, "\(family) at \(size): \(view.openingWork.bytesMade) bytes made")
+        #expect(view.openingWork.remaining >= 0)
+    }
+
+    @Test("render() writes at most the output limit, then says it stopped", arguments: cases)
+    func renderOutput(family: AmplificationFamily, size: HostileSize) throws {
+        let data = family.archive(targetBytes: size.bytes)
+        let view = try KeyedArchiveView(data: data)
+        let limit = view.limits.outputBudget(forInputSize: data.count)
+        #expect(limit == 64 * data.count + 1_048_576)
+        let text = view.render()
+        let stopped = text.range(of: "… stopped: ")
+        let body = stopped.map { text[..<$0.lowerBound] } ?? text[...]
+        #expect(body.utf8.count <= limit, "\(family) at \(size): \(body.utf8.count) bytes written, limit \(limit)")
+        if let stopped { #expect(text[stopped.upperBound...].contains("ArchiveDecoder.Limits.maxOutputBytes")) }
+        if family != .sharedOrderedSet { #expect(stopped != nil || size == .kb10, "\(family) at \(size) printed in full") }
+    }
+
+    @Test("A lower output limit stops render() sooner; the text written so far stays written")
+    func renderLimitIsASetting() throws {
+        let data = AmplificationFamily.sharedString.archive(targetBytes: HostileSize.kb10.bytes)
+        let view = try KeyedArchiveView(data: data, limits: .init(maxOutputBytes: 100_000))
+        var out = ""
+        #expect(throws: KeyedArchiveError.self) { try view.render(options: .init(), to: &out) }
+        #expect(out.utf8.count <= 100_000 && out.utf8.count > 10_000)
+        let unlimited = try KeyedArchiveView(data: data, limits: .init(maxOutputBytes: .max))
+        #expect(!unlimited.render().contains("… stopped"))
+    }
+
+    @Test("[[String: String]] shares one copy of a field name every object uses")
+    func sharedFieldNameIsOneCopy() throws {
+        let data = AmplificationFamily.sharedFieldName.archive(references: 2_000, length: 10_000)
+        let (records, work) = try ArchiveDecoder().decodeReportingWork([[String: String]].self, from: data)
+        #expect(records.count == 2_000)
+        #expect(records.allSatisfy { $0.count == 1 && $0.first?.value == "v" })
+        #expect(work.bytesMade < 2 * 10_000 + 1_000, "\(work.bytesMade) bytes made for one 10,000-byte key")
+    }
+
+    @Test("base64, URL and decimal text shared by many elements is parsed once")
+    func sharedTextParsedOnce() throws {
+        let length = 4_000, references = 1_000
+        let base64 = ArchiveDecoder()
+        base64.dataDecodingStrategy = .base64
+        let blobs = try base64.decodeReportingWork([Data].self, from: AmplificationFamily.sharedBase64.archive(references: references, length: length))
+        #expect(blobs.value.count == references && Set(blobs.value).count == 1)
+        let urls = try ArchiveDecoder().decodeReportingWork([URL].self, from: AmplificationFamily.sharedURL.archive(references: references, length: length))
+        #expect(urls.value.count == references && urls.value[0].absoluteString.hasPrefix("https://example.com/aaa"))
+        let decimals = try ArchiveDecoder().decodeReportingWork([Decimal].self, from: AmplificationFamily.sharedDecimal.archive(references: references, length: length))
+        #expect(decimals.value.count == references && decimals.value[0] > 0.11 && decimals.value[0] < 0.12)
+        for (name, made) in [("base64", blobs.work.bytesMade), ("URL", urls.work.bytesMade), ("decimal", decimals.work.bytesMade)] {
+            // The text made once, parsed once (and base64's bytes made once): a few times its length, not references × length.
+            #expect(made < 4 * (length + 100), "\(name): \(made) bytes made")
+        }
+    }
+
+    @Test("Set<String> of one long string referenced many times hashes it once")
+    func setOfSharedString() throws {
+        let data = AmplificationFamily.sharedString.archive(references: 5_000, length: 20_000)
+        let (set, work) = try ArchiveDecoder().decodeReportingWork(Set<String>.self, from: data)
+        #expect(set.count == 1 && set.first?.utf8.count == 20_000)
+        // Hashing each reference would be 5,000 × 20,000 bytes; the string is made and hashed once.
+        #expect(work.limit - work.remaining < 40_000, "\(work.limit - work.remaining) units for 5,000 references")
+    }
+
+    @Test("A long key repeated in a dictionary's keys is charged at each use, so the budget bounds its hashing")
+    func repeatedLongKeysAreCharged() throws {
+        // One object whose 20,000 fields all have the same 100 KB key: a Dictionary of its
+        // fields would hash 2 GB; the key's hand-outs run out the budget first.
+        var graph = ArchiveGraph()
+        graph.plist.minimumWidth = 4
+        let key = graph.plist.add(.string(String(repeating: "k", count: 100_000)))
+        let value = graph.string("v"), classKey = graph.string("$class")
+        let classRef = graph.uid(graph.classUID("Record"))
+        let object = graph.plist.add(.dictionary(keys: [classKey] + Array(repeating: key, count: 20_000),
+                                                 values: [classRef] + Array(repeating: value, count: 20_000)))
+        let data = graph.data(root: graph.addEntry(object))
+        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode([String: String].self, from: data) }
+    }
+
+    @Test("Error messages quote at most 64 characters of a long value or key")
+    func errorMessagesAreExcerpts() throws {
+        let data = AmplificationFamily.sharedURL.archive(references: 3, length: 10_000)
+        do {
+            _ = try ArchiveDecoder().decode([UUID].self, from: data)
+            Issue.record("a URL string decoded as a UUID")
+        } catch {
+            #expect("\(error)".utf8.count < 1_000, "\("\(error)".utf8.count) bytes of message")
+            #expect("\(error)".contains("(10020 bytes)"))
+        }
+    }
+
+    @Test("View entries that are one plist object share it: its fields are not copied per entry")
+    func viewEntriesShareOneObject() throws {
+        var graph = ArchiveGraph()
+        let wide = graph.plist.add(graph.objectDictionary(className: "Wide", fields: (0..<500).map { (key: "k\($0)", value: graph.string("v")) }))
+        let entries = (0..<2_000).map { _ in graph.addEntry(wide) }
+        let data = graph.data(root: graph.array(of: entries))
+        let view = try KeyedArchiveView(data: data)
+        let first = view.objects[Int(entries[0])], last = view.objects[Int(entries[1_999])]
+        #expect(first.fields.count == 500 && last.fields == first.fields && last.index == Int(entries[1_999]))
+        // 2,000 entries of 500 fields would be a million fields read; shared, each entry is one unit.
+        #expect(view.openingWork.limit - view.openingWork.remaining < 20_000)
+    }
+}
+
+extension AmplificationProbe {
+    /// The bytes the decode made, through the accounting of ``ArchiveDecoder``.
+    func bytesMade(_ data: Data) throws -> Int {
+        let decoder = ArchiveDecoder()
+        if name.contains("base64") { decoder.dataDecodingStrategy = .base64 }
+        switch name {
+        case "[[String: String]]": return try decoder.decodeReportingWork([[String: String]].self, from: data).work.bytesMade
+        case "[Data] base64": return try decoder.decodeReportingWork([Data].self, from: data).work.bytesMade
+        case "[URL]": return try decoder.decodeReportingWork([URL].self, from: data).work.bytesMade
+        case "[Decimal]": return try decoder.decodeReportingWork([Decimal].self, from: data).work.bytesMade
+        case "[String]": return try decoder.decodeReportingWork([String].self, from: data).work.bytesMade
+        case "Set<String>": return try decoder.decodeReportingWork(Set<String>.self, from: data).work.bytesMade
+        case "[[Int]]": return try decoder.decodeReportingWork([[Int]].self, from: data).work.bytesMade
+        default:
+            Issue.record("no accounting for probe \(name)")
+            return 0
+        }
+    }
+}

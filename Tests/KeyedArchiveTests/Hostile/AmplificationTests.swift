@@ -155,3 +155,31 @@ extension AmplificationProbe {
         }
     }
 }
+
+/// The advice of "Reading untrusted archives": a server can bound probing types with a
+/// budget of 2 units per byte, which ordinary archives decoded into concrete types stay under.
+@Suite("Work budget of ordinary archives")
+struct OrdinaryArchiveWorkTests {
+    struct Person: Codable, Equatable {
+        var name: String
+        var email: String
+        var age: Int
+        var score: Double
+        var tags: [String]
+        var joined: Date
+    }
+
+    @Test("Concrete types need under 2 units per byte of input")
+    func concreteTypesStayUnderTwoUnitsPerByte() throws {
+        let people = (0..<2_000).map { i in
+            Person(name: "Person \(i)", email: "person\(i)@example.com", age: 20 + i % 50, score: Double(i) / 7,
+                   tags: ["tag\(i % 10)", "group \(i % 3)"], joined: Date(timeIntervalSinceReferenceDate: Double(i) * 3_600))
+        }
+        let data = try ArchiveEncoder().encode(people)
+        let (decoded, work) = try ArchiveDecoder().decodeReportingWork([Person].self, from: data)
+        #expect(decoded == people)
+        let used = work.limit - work.remaining
+        #expect(used < 2 * data.count, "\(used) units for \(data.count) bytes")
+        #expect(work.bytesMade < data.count, "\(work.bytesMade) bytes made from \(data.count)")
+    }
+}

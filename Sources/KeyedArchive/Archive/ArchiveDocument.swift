@@ -44,17 +44,14 @@ struct ArchiveDocument: Sendable {
         var version: Int?
         var topRef: Int?
         var objectsRef: Int?
+        // Keys compared in place: a root with many long keys makes no strings.
         for i in 0..<keys.count {
             let keyRef = try plist.ref(keys, i)
-            guard let key = try plist.string(keyRef) else { continue }
             let valueRef = try plist.ref(values, i)
-            switch key {
-            case "$archiver": archiver = valueRef
-            case "$version": version = valueRef
-            case "$top": topRef = valueRef
-            case "$objects": objectsRef = valueRef
-            default: break
-            }
+            if try plist.stringEquals(keyRef, "$archiver") { archiver = valueRef }
+            else if try plist.stringEquals(keyRef, "$version") { version = valueRef }
+            else if try plist.stringEquals(keyRef, "$top") { topRef = valueRef }
+            else if try plist.stringEquals(keyRef, "$objects") { objectsRef = valueRef }
         }
         guard let archiver else { throw KeyedArchiveError("missing $archiver", key: "$archiver") }
         let archiverName = try plist.string(archiver)
@@ -77,11 +74,15 @@ struct ArchiveDocument: Sendable {
         var top: [(key: String, uid: Int)] = []
         var entries: [(key: String, ref: Int)] = []
         entries.reserveCapacity(topKeys.count)
+        // Keys made once per string object, their bytes within the default budget.
+        var leaves = SharedLeafValues()
+        var budget = ArchiveWorkBudget(limits: ArchiveDecoder.Limits(), inputSize: plist.bytes.count)
         for i in 0..<topKeys.count {
-            guard let stored = try plist.string(try plist.ref(topKeys, i)) else {
+            guard let stored = try leaves.string(at: try plist.ref(topKeys, i), in: plist, budget: &budget) else {
                 throw KeyedArchiveError("a key of $top is not a string", key: "$top")
             }
             let key = ArchiveKeyEscaping.unescape(stored) ?? stored
+            if key.utf8.count != stored.utf8.count, !budget.chargeMade(bytes: key.utf8.count) { throw budget.exhausted(key: "$top") }
             let valueRef = try plist.ref(topValues, i)
             entries.append((key, valueRef))
             guard case .uid(let uid) = try plist.object(valueRef) else { continue }

@@ -454,7 +454,11 @@ public struct BinaryPropertyList: Sendable {
         let marker = bytes[start]
         guard marker >> 4 == 0x5 else {
             guard marker >> 4 == 0x6 else { return false }
-            return try string(ref) == String(decoding: key, as: UTF8.self)
+            // UTF-16: made into a string only when its length matches the key's.
+            let wanted = String(decoding: key, as: UTF8.self)
+            let (units, _) = marker & 0x0F == 0x0F ? try lengthAndBody(start: start, info: 0x0F, ref: ref) : (Int(marker & 0x0F), start + 1)
+            guard units == wanted.utf16.count else { return false }
+            return try string(ref) == wanted
         }
         var count = Int(marker & 0x0F)
         var body = start + 1

@@ -316,19 +316,42 @@ struct ArchiveTreeRenderer {
     /// A string in double quotes with `\`, `"`, control characters and line separators
     /// escaped, so that every value stays on its line.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}":
-                result += String(format: "\\u{%02x}", scalar.value)
-            default: result.unicodeScalars.append(scalar)
-            }
+        // Printable ASCII with nothing to escape (the usual case) is copied whole: a long
+        // value printed in many places then costs memory-copy time per byte.
+        if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }) { return "\"" + text + "\"" }
+        // Byte by byte (escapes are ASCII; U+0080…U+009F and U+2028/U+2029 are found by
+        // their UTF-8 bytes), so that escaping costs as little as copying.
+        let utf8 = Array(text.utf8)
+        var out: [UInt8] = [0x22]
+        out.reserveCapacity(utf8.count + 2)
+        func escape(_ value: UInt32) {
+            out += Array("\\u{".utf8)
+            let digits = Array(String(value, radix: 16).utf8)
+            if digits.count < 2 { out.append(0x30) }
+            out += digits
+            out.append(0x7D)
         }
-        return result + "\""
+        var i = 0
+        while i < utf8.count {
+            let byte = utf8[i]
+            switch byte {
+            case 0x22: out += [0x5C, 0x22]
+            case 0x5C: out += [0x5C, 0x5C]
+            case 0x0A: out += [0x5C, 0x6E]
+            case 0x0D: out += [0x5C, 0x72]
+            case 0x09: out += [0x5C, 0x74]
+            case 0..<0x20, 0x7F: escape(UInt32(byte))
+            case 0xC2 where i + 1 < utf8.count && (0x80...0x9F).contains(utf8[i + 1]):
+                escape(UInt32(utf8[i + 1]))
+                i += 1
+            case 0xE2 where i + 2 < utf8.count && utf8[i + 1] == 0x80 && (utf8[i + 2] == 0xA8 || utf8[i + 2] == 0xA9):
+                escape(utf8[i + 2] == 0xA8 ? 0x2028 : 0x2029)
+                i += 2
+            default: out.append(byte)
+            }
+            i += 1
+        }
+        out.append(0x22)
+        return String(decoding: out, as: UTF8.self)
     }
 }

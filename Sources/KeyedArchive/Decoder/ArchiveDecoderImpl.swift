@@ -54,6 +54,8 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var parsedURLs: [Int: URL] = [:]
     @exclusivity(unchecked) var parsedDecimals: [Int: Decimal] = [:]
     @exclusivity(unchecked) var parsedBase64: [Int: Data] = [:]
+    /// The element slots of NSOrderedSet objects (`NS.object.N`), by UID: found once per object.
+    @exclusivity(unchecked) var orderedSetSlots: [Int: [ArchiveSlot]] = [:]
     /// Class chains already read, by class-entry UID.
     /// (A seeded table of positions in `classChainList`: cheaper per object than `Hasher`.)
     @exclusivity(unchecked) var classChains = ScalarRefTable()

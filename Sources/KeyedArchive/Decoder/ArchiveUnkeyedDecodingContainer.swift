@@ -58,13 +58,16 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             }
             if chain.unkeyedLayout == .orderedSet {
                 // NS.object.0 … NS.object.(n-1); an empty one has no such key. Each lookup is
-                // O(1) (large objects are indexed), so any key order costs the same.
+                // O(1) (large objects are indexed), so any key order costs the same; the list
+                // is found once per object, however many places refer to it.
+                if let known = decoder.state.orderedSetSlots[slot.objectIndex] { return .slots(known) }
                 var slots: [ArchiveSlot] = []
                 while slots.count < keys.count,
                       let slot = try decoder.field("NS.object.\(slots.count)", keys: keys, values: values, owner: slot.objectIndex) {
                     try decoder.charge(1)
                     slots.append(slot)
                 }
+                decoder.state.orderedSetSlots[slot.objectIndex] = slots
                 return .slots(slots)
             }
         default:

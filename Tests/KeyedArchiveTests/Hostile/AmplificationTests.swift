@@ -60,6 +60,15 @@ struct AmplificationTests {
         #expect(!unlimited.render().contains("… stopped"))
     }
 
+    @Test("render() escapes byte by byte exactly as before: quotes, backslashes, controls, C1 and line separators")
+    func renderEscapes() throws {
+        let text = "a\"b\\c\n\r\t\u{1}\u{1B}\u{7F}\u{85}\u{9F}\u{A0}\u{2028}\u{2029}é😀"
+        #expect(ArchiveTreeRenderer.quoted(text) == #""a\"b\\c\n\r\t\u{01}\u{1b}\u{7f}\u{85}\u{9f}\#u{A0}\u{2028}\u{2029}é😀""#)
+        #expect(ArchiveTreeRenderer.quoted("plain text") == "\"plain text\"")
+        let view = try KeyedArchiveView(data: try ArchiveEncoder().encode([text]))
+        #expect(view.render().contains(ArchiveTreeRenderer.quoted(text)))
+    }
+
     @Test("[[String: String]] shares one copy of a field name every object uses")
     func sharedFieldNameIsOneCopy() throws {
         let data = AmplificationFamily.sharedFieldName.archive(references: 2_000, length: 10_000)

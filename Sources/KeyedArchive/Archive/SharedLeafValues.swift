@@ -6,14 +6,18 @@ import Foundation
 /// ``ArchiveWorkBudget``. The typed decoder and ``KeyedArchiveView`` read every string and
 /// data value they keep through one of these.
 ///
-/// Values small enough to be stored inline (no allocation) are made at each use; a file
-/// whose offset table points many object numbers at one string's bytes gets one copy per
-/// object number, each charged, so memory stays within the budget's bytes either way.
+/// Values shorter than ``sharedLength`` are made at each use, which costs less than a
+/// lookup: free when small enough to be stored inline (no allocation), else charged at each
+/// use. A file whose offset table points many object numbers at one value's bytes gets one
+/// copy per object number, each charged, so memory stays within the budget's bytes either way.
 struct SharedLeafValues {
-    /// Strings of fewer UTF-8 bytes than this are stored inline by `String`.
+    /// Strings of fewer characters than this (bytes of an ASCII string, UTF-16 units of
+    /// another) are mostly stored inline by `String`: made at each use, free.
     static let inlineStringBytes = 16
-    /// Data of fewer bytes than this are stored inline by `Data`.
+    /// Data of fewer bytes than this are stored inline by `Data`: made at each use, free.
     static let inlineDataBytes = 15
+    /// Values this long or longer are made once per object and shared.
+    static let sharedLength = 64
 
     /// By object number; sized to the property list on first use.
     private var strings: [String?] = []
@@ -22,12 +26,14 @@ struct SharedLeafValues {
     /// The text of object `ref`, already parsed as `object`; `nil` when it is not a string.
     mutating func string(_ object: BinaryPropertyList.Object, ref: Int, in plist: BinaryPropertyList,
                          budget: inout ArchiveWorkBudget) throws -> String? {
-        let range: Range<Int>
+        let range: Range<Int>, length: Int
         switch object {
-        case .asciiString(let body), .utf16String(let body): range = body
+        case .asciiString(let body): (range, length) = (body, body.count)
+        case .utf16String(let body): (range, length) = (body, body.count / 2)
         default: return nil
         }
-        guard range.count >= Self.inlineStringBytes, ref >= 0, ref < plist.objectCount else {
+        guard length >= Self.sharedLength, ref >= 0, ref < plist.objectCount else {
+            if length >= Self.inlineStringBytes, !budget.chargeMade(bytes: range.count) { throw budget.exhausted(objectIndex: nil) }
             return try Self.make(object, ref: ref, in: plist)
         }
         if strings.isEmpty { strings = [String?](repeating: nil, count: plist.objectCount) }
@@ -45,7 +51,10 @@ struct SharedLeafValues {
 
     /// The bytes `range` of data object `ref`.
     mutating func data(_ range: Range<Int>, ref: Int, in plist: BinaryPropertyList, budget: inout ArchiveWorkBudget) throws -> Data {
-        guard range.count >= Self.inlineDataBytes, ref >= 0, ref < plist.objectCount else { return Data(plist.bytes[range]) }
+        guard range.count >= Self.sharedLength, ref >= 0, ref < plist.objectCount else {
+            if range.count >= Self.inlineDataBytes, !budget.chargeMade(bytes: range.count) { throw budget.exhausted(objectIndex: nil) }
+            return Data(plist.bytes[range])
+        }
         if data.isEmpty { data = [Data?](repeating: nil, count: plist.objectCount) }
         if let known = data[ref] { return known }
         guard budget.chargeMade(bytes: range.count) else { throw budget.exhausted(objectIndex: nil) }

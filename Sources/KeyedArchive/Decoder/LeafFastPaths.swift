@@ -55,17 +55,14 @@ extension _ArchiveDecoder {
         }
     }
 
-    /// A plain string: a short one made here, a longer one made once per object and shared
-    /// (``SharedLeafValues``, which charges its bytes).
+    /// A plain string shorter than ``SharedLeafValues/sharedLength``, made here (charged as
+    /// ``SharedLeafValues`` charges it); longer ones are made once per object and shared by
+    /// the general reader.
     @inline(never)
     private func fastString(_ slot: ArchiveSlot) -> String? {
-        guard let ref = leafRef(slot) else { return nil }
-        if let string = plist.shortString(ref, limit: SharedLeafValues.inlineStringBytes) {
-            state.remainingObjects -= 1
-            return string
-        }
-        guard let object = try? plist.object(ref),
-              let string = try? state.leaves.string(object, ref: ref, in: plist, budget: &state.budget) else { return nil }
+        guard let ref = leafRef(slot), let string = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return nil }
+        let bytes = string.utf8.count
+        if bytes >= SharedLeafValues.inlineStringBytes { _ = state.budget.chargeMade(bytes: bytes) }
         state.remainingObjects -= 1
         return string
     }

@@ -404,7 +404,8 @@ public struct BinaryPropertyList: Sendable {
     // included: the caller then reads the object with ``object(_:)``, which reports the
     // damage. So they check what ``object(_:)`` checks, and never throw.
 
-    /// The text of object `ref` when it is a string of fewer than `limit` bytes.
+    /// The text of object `ref` when it is a string of fewer than `limit` characters (bytes
+    /// of an ASCII string, UTF-16 units of another).
     func shortString(_ ref: Int, limit: Int) -> String? {
         guard let start = checkedOffset(of: ref) else { return nil }
         let marker = bytes[start]
@@ -414,7 +415,7 @@ public struct BinaryPropertyList: Sendable {
         else { return nil }
         let unit = kind == 0x6 ? 2 : 1
         // count ≤ the bytes left after body, so count × unit cannot overflow.
-        guard count <= (offsetTableStart - body) / unit, count * unit < limit else { return nil }
+        guard count <= (offsetTableStart - body) / unit, count < limit else { return nil }
         let range = body..<(body + count * unit)
         return kind == 0x5 ? asciiString(range) : try? utf16String(range, ref: ref)
     }

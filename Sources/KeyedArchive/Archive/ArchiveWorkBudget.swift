@@ -30,9 +30,9 @@ extension ArchiveDecoder.Limits {
 /// every byte written, against an output limit.
 ///
 /// Bytes cost units so that a value referenced from many places cannot make work or memory
-/// grow with references × length (issue 32): a string or data value is made once per
-/// property-list object and then shared (``SharedLeafValues``), its making costs one unit
-/// per ``bytesPerUnitMade`` bytes (as does parsing text into a URL, a decimal or base64
+/// grow with references × length (issue 32): a long string or data value is made once per
+/// property-list object and then shared (``SharedLeafValues``), and making one costs one
+/// unit per ``bytesPerUnitMade`` bytes (as does parsing text into a URL, a decimal or base64
 /// bytes, also once per object), and each hand-out of a long string as a key, which its
 /// taker hashes, one unit per ``bytesPerUnitShared`` bytes. Handing out a shared value
 /// costs its visit only, so a long value referenced from many places costs its size once.

@@ -13,7 +13,7 @@ extension ArchiveGraph {
     }
 
     /// An NSArray whose `NS.objects` holds UIDs of `members`.
-    mutating func array(of members: [UInt64]) -> UInt64 {
+    public mutating func array(of members: [UInt64]) -> UInt64 {
         let refs = members.map { uid($0) }
         return addObject(className: "NSArray", fields: [("NS.objects", plist.add(.array(refs)))])
     }

@@ -20,6 +20,10 @@ struct Options {
     var hostile = false
     /// Hostile families to run (`--family`); empty: all of them.
     var hostileFamilies: [HostileFamily] = []
+    /// Amplification families to run (`--family`); empty: all of them (unless hostile families were named).
+    var amplificationFamilies: [AmplificationFamily] = []
+    /// The largest size the hostile families are built at (`--hostile-max-bytes`).
+    var hostileMaxBytes = HostileSize.mb1.bytes
     /// Keep only contenders with this encoder or decoder name (for profiling one of them).
     var contender: String?
     /// With --contender: time only encoding (for profiling the encoder alone).
@@ -57,8 +61,13 @@ struct Options {
       --encode-only          skip decoding (for profiling an encoder alone)
       --hostile              valid archives with malicious object graphs (every family of HostileArchives)
                              at 1 KB, 10 KB, 100 KB and 1 MB: ms/KB through the probing enum, the struct
-                             and KeyedArchiveView, and the 1 MB / 100 KB ratio of ms/KB
-      --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", "))
+                             and KeyedArchiveView, and the 1 MB / 100 KB ratio of ms/KB; then the amplification
+                             families (one value referenced from many places): time, peak memory and output per
+                             input MB through their typed decodes, KeyedArchiveView, render() and, when keyedarchive
+                             is built beside the benchmark, its json and dump
+      --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", ")),
+                             \(AmplificationFamily.allCases.map(\.rawValue).joined(separator: ", "))
+      --hostile-max-bytes N  with --hostile, only the sizes up to N bytes (default 1,048,576)
       --help                 this text
 
     --scaling, --memory, --store and --hostile replace the workload tables unless --workload is also given.
@@ -95,9 +104,15 @@ struct Options {
             case "--store": store = true
             case "--store-operations": storeOperations = max(1, try number(arg))
             case "--hostile": hostile = true
+            case "--hostile-max-bytes": hostileMaxBytes = try number(arg)
             case "--family":
-                guard let name = it.next(), let family = HostileFamily(rawValue: name) else {
-                    throw BenchmarkFailure(description: "--family needs one of: \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", "))")
+                let name = it.next() ?? ""
+                if let family = AmplificationFamily(rawValue: name) {
+                    amplificationFamilies.append(family)
+                    continue
+                }
+                guard let family = HostileFamily(rawValue: name) else {
+                    throw BenchmarkFailure(description: "--family needs one of: \((HostileFamily.allCases.map(\.rawValue) + AmplificationFamily.allCases.map(\.rawValue)).joined(separator: ", "))")
                 }
                 hostileFamilies.append(family)
             case "--workload":
@@ -155,7 +170,10 @@ do {
     if options.scaling { try runScaling(options) }
     if options.memory { try runMemory(options) }
     if options.store { try runStore(options) }
-    if options.hostile { runHostile(options) }
+    if options.hostile {
+        runHostile(options)
+        runAmplification(options)
+    }
 } catch let failure as BenchmarkFailure {
     if failure.description == Options.usage {
         print(failure.description)

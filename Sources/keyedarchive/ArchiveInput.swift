@@ -44,10 +44,11 @@ struct ArchiveInput {
         String(cString: strerror(errno))
     }
 
-    /// Opens the input as an archive (binary or XML: the library detects which).
-    func view() throws(ToolError) -> KeyedArchiveView {
+    /// Opens the input as an archive (binary or XML: the library detects which), under
+    /// `limits` (which also bound what rendering it writes).
+    func view(limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) throws(ToolError) -> KeyedArchiveView {
         do {
-            return try KeyedArchiveView(data: data)
+            return try KeyedArchiveView(data: data, limits: limits)
         } catch {
             throw ToolError(file: name, Self.describe(error))
         }
@@ -55,12 +56,12 @@ struct ArchiveInput {
 
     /// Opens the input as an archive, or, for `dump` and `json`, a plain property list as
     /// a view holding its tree under `plist`; a note on standard error says which it is.
-    func viewOrPropertyList() throws(ToolError) -> KeyedArchiveView {
+    func viewOrPropertyList(limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) throws(ToolError) -> KeyedArchiveView {
         do {
-            return try KeyedArchiveView(data: data)
+            return try KeyedArchiveView(data: data, limits: limits)
         } catch let error as KeyedArchiveError where error.isPlainPropertyList {
             do {
-                let view = try KeyedArchiveView(plainPropertyList: data, limits: ArchiveDecoder.Limits())
+                let view = try KeyedArchiveView(plainPropertyList: data, limits: limits)
                 let format = InputKind(sniffing: data) == .binaryPropertyList ? "binary" : "XML"
                 Terminal.err("note: \(name) is a plain property list (\(format)), not a keyed archive; shown under 'plist'")
                 return view

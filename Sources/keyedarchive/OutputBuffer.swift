@@ -4,6 +4,8 @@ struct OutputBuffer: TextOutputStream {
     private var bytes: [UInt8] = []
     private let fd: Int32
     private let chunk = 1 << 16
+    /// Bytes appended so far (flushed or not), for output limits.
+    private(set) var written = 0
 
     /// - Parameter fd: where the output goes (1 for standard output).
     init(fd: Int32 = 1) {
@@ -18,6 +20,7 @@ struct OutputBuffer: TextOutputStream {
     var captured: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func append(_ text: String) {
+        written += text.utf8.count
         bytes.append(contentsOf: text.utf8)
         if fd >= 0, bytes.count >= chunk { flush() }
     }
@@ -26,6 +29,7 @@ struct OutputBuffer: TextOutputStream {
     mutating func write(_ string: String) { append(string) }
 
     mutating func append(byte: UInt8) {
+        written += 1
         bytes.append(byte)
         if fd >= 0, bytes.count >= chunk { flush() }
     }

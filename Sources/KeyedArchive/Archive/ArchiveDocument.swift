@@ -44,17 +44,14 @@ struct ArchiveDocument: Sendable {
         var version: Int?
         var topRef: Int?
         var objectsRef: Int?
+        // Keys compared in place: a root with many long keys makes no strings.
         for i in 0..<keys.count {
             let keyRef = try plist.ref(keys, i)
-            guard let key = try plist.string(keyRef) else { continue }
             let valueRef = try plist.ref(values, i)
-            switch key {
-            case "$archiver": archiver = valueRef
-            case "$version": version = valueRef
-            case "$top": topRef = valueRef
-            case "$objects": objectsRef = valueRef
-            default: break
-            }
+            if try plist.stringEquals(keyRef, "$archiver") { archiver = valueRef }
+            else if try plist.stringEquals(keyRef, "$version") { version = valueRef }
+            else if try plist.stringEquals(keyRef, "$top") { topRef = valueRef }
+            else if try plist.stringEquals(keyRef, "$objects") { objectsRef = valueRef }
         }
         guard let archiver else {
             // No envelope key at all: an ordinary property list (settings, Info.plist…).
@@ -82,11 +79,15 @@ struct ArchiveDocument: Sendable {
         var top: [(key: String, uid: Int)] = []
         var entries: [(key: String, ref: Int)] = []
         entries.reserveCapacity(topKeys.count)
+        // Keys made once per string object, their bytes within the default budget.
+        var leaves = SharedLeafValues()
+        var budget = ArchiveWorkBudget(limits: ArchiveDecoder.Limits(), inputSize: plist.bytes.count)
         for i in 0..<topKeys.count {
-            guard let stored = try plist.string(try plist.ref(topKeys, i)) else {
+            guard let stored = try leaves.string(at: try plist.ref(topKeys, i), in: plist, budget: &budget) else {
                 throw KeyedArchiveError("a key of $top is not a string", key: "$top")
             }
             let key = ArchiveKeyEscaping.unescape(stored) ?? stored
+            if key.utf8.count != stored.utf8.count, !budget.chargeMade(bytes: key.utf8.count) { throw budget.exhausted(key: "$top") }
             let valueRef = try plist.ref(topValues, i)
             entries.append((key, valueRef))
             guard case .uid(let uid) = try plist.object(valueRef) else { continue }
@@ -127,21 +128,24 @@ struct ArchiveDocument: Sendable {
         return nil
     }
 
-    /// Reads the class entry at `classUID`.
-    func classEntry(_ classUID: Int, usedBy uid: Int) throws -> (name: String, classes: [String]) {
+    /// Reads the class entry at `classUID`: one unit of `budget` per class listed, the
+    /// names made once per string object (`leaves`).
+    func classEntry(_ classUID: Int, usedBy uid: Int, leaves: inout SharedLeafValues,
+                    budget: inout ArchiveWorkBudget) throws -> (name: String, classes: [String]) {
         guard case .dictionary(let keys, let values) = try plist.object(try objectRef(classUID)) else {
             throw KeyedArchiveError("$class points to object \(classUID), which is not a class entry", objectIndex: uid, key: "$class")
         }
         guard let nameIndex = try index(of: "$classname", in: keys),
-              let name = try plist.string(try plist.ref(values, nameIndex))
+              let name = try leaves.string(at: try plist.ref(values, nameIndex), in: plist, budget: &budget)
         else {
             throw KeyedArchiveError("class entry \(classUID) has no $classname string", objectIndex: uid, key: "$class")
         }
         var classes: [String] = []
         if let classesIndex = try index(of: "$classes", in: keys),
            case .array(let list) = try plist.object(try plist.ref(values, classesIndex)) {
+            guard budget.charge(list.count) else { throw budget.exhausted(objectIndex: uid, key: "$class") }
             for i in 0..<list.count {
-                if let className = try plist.string(try plist.ref(list, i)) { classes.append(className) }
+                if let className = try leaves.string(at: try plist.ref(list, i), in: plist, budget: &budget) { classes.append(className) }
             }
         }
         if classes.isEmpty { classes = [name] }

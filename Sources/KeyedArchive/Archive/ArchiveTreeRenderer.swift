@@ -119,6 +119,8 @@ struct ArchiveTreeRenderer {
     private var budget: ArchiveWorkBudget
     private var shown: Set<Int> = []
     private var open: Set<Int> = []
+    /// Whether a line was left out because it would pass the output limit.
+    private var outputExceeded = false
     /// Opens data that holds a property list, when the options ask for it.
     private(set) var nested: NestedPropertyLists?
     /// The enclosing archives' state while a nested property list is shown.
@@ -151,11 +153,15 @@ struct ArchiveTreeRenderer {
             case .entry(let label, let value, let depth):
                 guard budget.charge() else { throw budget.exhausted() }
                 entry(label, value, depth: depth, to: &out)
+                if outputExceeded { throw budget.outputExceeded() }
             }
         }
     }
 
-    private func line<Target: TextOutputStream>(_ depth: Int, _ text: String, to out: inout Target) {
+    /// Writes one line, its bytes charged to the output limit (a line that would pass it is
+    /// not written, and the walk stops).
+    private mutating func line<Target: TextOutputStream>(_ depth: Int, _ text: String, to out: inout Target) {
+        guard !outputExceeded, budget.chargeOutput(2 * depth + text.utf8.count + 1) else { return outputExceeded = true }
         out.write(String(repeating: "  ", count: depth))
         out.write(text)
         out.write("\n")

@@ -28,8 +28,13 @@ struct BoundedTreeReader<Builder: BoundedTreeBuilder> {
     /// expanded size is still charged to the budget at each use, and its height still
     /// counts against the depth limit, so the limits mean what they say; only the work
     /// of reading it again is saved.
+    ///
+    /// Leaves (strings, data, numbers, UIDs) are kept the same way, so a value referenced
+    /// from many places is made once and shared; dictionary keys are made once per string
+    /// object through ``leaves``, which the document's other readings (class entries) share.
     struct Cache {
         fileprivate var subtrees: [Int: (node: Builder.Node, count: Int, height: Int)] = [:]
+        var leaves = SharedLeafValues()
     }
 
     private struct Frame {
@@ -69,7 +74,18 @@ struct BoundedTreeReader<Builder: BoundedTreeBuilder> {
             switch object {
             case .array(let list): (keyRefs, valueRefs) = (nil, list)
             case .dictionary(let keys, let values): (keyRefs, valueRefs) = (keys, values)
-            default: return (try builder.leaf(object, ref: ref, key: key), 1, 0)
+            default:
+                // Made once per object and then shared (above); its bytes charged once.
+                switch object {
+                case .asciiString(let range), .utf16String(let range), .data(let range):
+                    guard budget.chargeMade(bytes: range.count) else {
+                        throw budget.exhausted(objectIndex: objectIndex, key: key)
+                    }
+                default: break
+                }
+                let leaf = (node: try builder.leaf(object, ref: ref, key: key), count: 1, height: 0)
+                cache.subtrees[ref] = leaf
+                return leaf
             }
             guard frames.count < budget.maxDepth else { throw budget.tooDeep(objectIndex: objectIndex, key: key) }
             guard open.insert(ref).inserted else {
@@ -103,7 +119,7 @@ struct BoundedTreeReader<Builder: BoundedTreeBuilder> {
                 var childKey = frames[position].key
                 if let keyRefs = frames[position].keyRefs {
                     let keyRef = try plist.ref(keyRefs, index)
-                    guard let name = try plist.string(keyRef) else {
+                    guard let name = try cache.leaves.string(at: keyRef, in: plist, budget: &budget) else {
                         throw KeyedArchiveError("property-list dictionary \(frames[position].ref): key \(index) (object \(keyRef)) is not a string", objectIndex: objectIndex, key: childKey)
                     }
                     frames[position].keys.append(name)

@@ -51,6 +51,8 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     public let limits: ArchiveDecoder.Limits
     /// The size in bytes of the archive, which sets the default visit budget.
     public let inputSize: Int
+    /// The work opening the view did (for tests of the accounting).
+    let openingWork: ArchiveWorkBudget
 
     /// The visits one walk over this document may make (``ArchiveDecoder/Limits``):
     /// opening the view, and each rendering, stay within it.
@@ -89,13 +91,25 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         objects.reserveCapacity(count)
         var classes = ArchivedObject.ClassCache()
         var subtrees = BoundedTreeReader<ArchivedValueBuilder>.Cache()
+        // Entries that are the same property-list object are read once and shared (fields
+        // and all), so many entries naming one object cost one unit each, not its size.
+        var byRef: [Int: Int] = [:]
         for uid in 0..<count {
+            let ref = try document.objectRef(uid)
+            if let first = byRef[ref] {
+                guard budget.charge() else { throw budget.exhausted(objectIndex: uid) }
+                objects.append(ArchivedObject(objects[first], index: uid))
+                continue
+            }
             let builder = ArchivedValueBuilder(plist: document.plist, objectCount: count, objectIndex: uid)
             let reader = BoundedTreeReader(plist: document.plist, builder: builder, objectIndex: uid)
-            let tree = try reader.read(try document.objectRef(uid), budget: &budget, cache: &subtrees)
-            objects.append(try ArchivedObject(index: uid, tree: tree, document: document, classes: &classes, budget: &budget))
+            let tree = try reader.read(ref, budget: &budget, cache: &subtrees)
+            objects.append(try ArchivedObject(index: uid, tree: tree, document: document, classes: &classes,
+                                              leaves: &subtrees.leaves, budget: &budget))
+            byRef[ref] = uid
         }
         self.objects = objects
+        openingWork = budget
         self.limits = limits
         archiverName = document.archiverName
         inputSize = data.count
@@ -108,6 +122,8 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     package init(plainPropertyList data: Data, limits: ArchiveDecoder.Limits) throws {
         let tree = try PropertyListValue(propertyList: data, limits: limits)
         objects = []
+        // Read by PropertyListValue's own budget; the view holds no objects to charge.
+        openingWork = ArchiveWorkBudget(limits: limits, inputSize: data.count)
         self.limits = limits
         archiverName = ""
         inputSize = data.count
@@ -188,8 +204,18 @@ public struct ArchivedObject: Sendable, Hashable {
         var entries: [Int: (name: String, classes: [String])] = [:]
     }
 
+    /// `other` as entry `index` (an entry that is the same property-list object).
+    init(_ other: ArchivedObject, index: Int) {
+        self.index = index
+        className = other.className
+        classes = other.classes
+        fields = other.fields
+        plainValue = other.plainValue
+        isClassEntry = other.isClassEntry
+    }
+
     init(index: Int, tree: ArchivedValue, document: ArchiveDocument, classes cache: inout ClassCache,
-         budget: inout ArchiveWorkBudget) throws {
+         leaves: inout SharedLeafValues, budget: inout ArchiveWorkBudget) throws {
         self.index = index
         guard case .dictionary(let entries) = tree else {
             className = nil
@@ -217,8 +243,7 @@ public struct ArchivedObject: Sendable, Hashable {
             if let known = cache.entries[classUID] {
                 info = known
             } else {
-                info = try document.classEntry(classUID, usedBy: index)
-                guard budget.charge(info.classes.count) else { throw budget.exhausted(objectIndex: index, key: "$class") }
+                info = try document.classEntry(classUID, usedBy: index, leaves: &leaves, budget: &budget)
                 cache.entries[classUID] = info
             }
             className = info.name
@@ -228,6 +253,10 @@ public struct ArchivedObject: Sendable, Hashable {
             fields.reserveCapacity(entries.count)
             for entry in entries {
                 guard let key = ArchiveKeyEscaping.unescape(entry.key) else { continue }
+                // An escaped key (`$$x`) is a new string: charged as one.
+                if key.utf8.count != entry.key.utf8.count, !budget.chargeMade(bytes: key.utf8.count) {
+                    throw budget.exhausted(objectIndex: index, key: key)
+                }
                 fields.append(ArchivedField(key: key, value: entry.value))
             }
             self.fields = fields

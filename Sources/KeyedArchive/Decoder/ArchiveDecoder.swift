@@ -36,16 +36,30 @@ open class ArchiveDecoder: @unchecked Sendable {
         /// entered, each array element and dictionary entry, and each key of a large object
         /// indexed costs one; a shared object costs again in every place it is used. Each
         /// `DecodingError` built (a failed probe's included) costs one more, plus one per key
-        /// of its coding path beyond the 16th. `nil` (the default) allows 16 per byte of input
-        /// plus 65,536, which no real archive reaches (a generic `try?`-probing value over an
-        /// array of small repeated numbers or strings needs up to 15 per byte) but stops
-        /// archives that fan out exponentially.
+        /// of its coding path beyond the 16th. Bytes cost too: making a string or data value
+        /// (once per property-list object; it is then shared) one unit per 4 bytes, handing a
+        /// long one out again one per 64 bytes, and parsing a URL, decimal or base64 text one
+        /// per 4 bytes. `nil` (the default) allows 16 per byte of input plus 65,536, which no
+        /// real archive reaches (a generic `try?`-probing value over an array of small repeated
+        /// numbers or strings needs up to 15 per byte) but stops archives that fan out
+        /// exponentially or repeat one long value from many places.
         public var maxObjectVisits: Int?
+        /// The most bytes of text one rendering may write: ``KeyedArchiveView/render(options:)``
+        /// and the command-line tool's `dump` and `json` stop with an error naming this limit
+        /// past it. `nil` (the default) allows 64 bytes per byte of input plus 1 MB (see
+        /// ``outputBudget(forInputSize:)``); printing a value in every place it is referenced
+        /// is what can make output outgrow its input.
+        public var maxOutputBytes: Int?
 
         /// The default limits.
-        public init(maxDepth: Int = 512, maxObjectVisits: Int? = nil) {
+        ///
+        /// ```swift
+        /// let limits = ArchiveDecoder.Limits(maxDepth: 64, maxObjectVisits: 1_000_000, maxOutputBytes: 10_000_000)
+        /// ```
+        public init(maxDepth: Int = 512, maxObjectVisits: Int? = nil, maxOutputBytes: Int? = nil) {
             self.maxDepth = maxDepth
             self.maxObjectVisits = maxObjectVisits
+            self.maxOutputBytes = maxOutputBytes
         }
     }
 
@@ -171,7 +185,17 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// let tags = try ArchiveDecoder().decode([String].self, from: data)
     /// ```
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decodeRoot(T.self, in: try begin(data))
+    }
+
+    /// ``decode(_:from:)``, and the work it did (for tests of the accounting).
+    func decodeReportingWork<T: Decodable>(_ type: T.Type, from data: Data) throws -> (value: T, work: ArchiveWorkBudget) {
         let session = try begin(data)
+        let value = try decodeRoot(T.self, in: session)
+        return (value, session.decoder.state.budget)
+    }
+
+    private func decodeRoot<T: Decodable>(_ type: T.Type, in session: Session) throws -> T {
         let document = session.document
         if let root = document.topEntries.first(where: { $0.key == "root" }) {
             return try session.decode(T.self, at: root.ref, path: .root)
@@ -224,7 +248,7 @@ open class ArchiveDecoder: @unchecked Sendable {
             (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy, _options.snapshot())
         }
         let document = try Self.open(data, maxDepth: limits.maxDepth)
-        let state = ArchiveDecodingState(maxDepth: limits.maxDepth, maxObjects: limits.visitBudget(forInputSize: data.count),
+        let state = ArchiveDecodingState(limits: limits, inputSize: data.count,
                                          registry: registry, strictClassNames: checking == .strict,
                                          booleansAreNumbers: booleans == .numbersAreBooleans)
         state.options = options

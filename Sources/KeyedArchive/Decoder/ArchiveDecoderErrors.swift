@@ -174,7 +174,7 @@ extension CodingPathNode {
                 text.add("["); text.add(index); text.add("]")
             } else {
                 if text.count != start { text.add(".") }
-                text.add(key.stringValue)
+                text.add(TextExcerpt.of(key.stringValue))
             }
         }
     }

@@ -34,7 +34,13 @@ final class ArchiveDecodingState {
     /// indexed key costs one.
     /// The strategies of the `decode` call (see ArchiveDecoder+Strategies.swift).
     @exclusivity(unchecked) var options = ArchiveDecodingOptions()
-    @exclusivity(unchecked) var remainingObjects: Int
+    /// The document's one budget of work units (see ``ArchiveWorkBudget``).
+    @exclusivity(unchecked) var budget: ArchiveWorkBudget
+    /// Units left in ``budget`` (the hot paths subtract from it directly).
+    var remainingObjects: Int {
+        @inline(__always) get { budget.remaining }
+        @inline(__always) set { budget.remaining = newValue }
+    }
     @exclusivity(unchecked) var depth = 0
     /// Plist references of the containers being decoded right now; meeting one again is a cycle.
     @exclusivity(unchecked) private var open: [Bool] = []
@@ -46,10 +52,16 @@ final class ArchiveDecodingState {
     /// The first error that stopped a back-referenced instance being filled: it fails the
     /// decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
     @exclusivity(unchecked) var abandonedFill: (any Error)?
-    /// Long strings and data already decoded, by plist reference: an object referenced from
-    /// many places is one shared copy, not one copy per place.
-    @exclusivity(unchecked) var sharedStrings: [Int: String] = [:]
-    @exclusivity(unchecked) var sharedData: [Int: Data] = [:]
+    /// Strings and data already made, by plist reference: an object referenced from many
+    /// places is one shared copy, not one copy per place.
+    @exclusivity(unchecked) var leaves = SharedLeafValues()
+    /// Values parsed from text (URLs, decimals, base64), by the plist reference of what they
+    /// were parsed from: parsed once however many places refer to it.
+    @exclusivity(unchecked) var parsedURLs: [Int: URL] = [:]
+    @exclusivity(unchecked) var parsedDecimals: [Int: Decimal] = [:]
+    @exclusivity(unchecked) var parsedBase64: [Int: Data] = [:]
+    /// The element slots of NSOrderedSet objects (`NS.object.N`), by UID: found once per object.
+    @exclusivity(unchecked) var orderedSetSlots: [Int: [ArchiveSlot]] = [:]
     /// Class chains already read, by class-entry UID.
     /// (A seeded table of positions in `classChainList`: cheaper per object than `Hasher`.)
     @exclusivity(unchecked) var classChains = ScalarRefTable()
@@ -74,13 +86,10 @@ final class ArchiveDecodingState {
     /// Type names already printed in an error message (see `typeName(_:)`).
     @exclusivity(unchecked) var typeNames: [ObjectIdentifier: String] = [:]
 
-    /// Values this long or longer are shared through the caches above.
-    static let sharingThreshold = 64
-
-    init(maxDepth: Int, maxObjects: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(),
+    init(limits: ArchiveDecoder.Limits, inputSize: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(),
          strictClassNames: Bool = false, booleansAreNumbers: Bool = false) {
-        self.maxDepth = maxDepth
-        self.remainingObjects = maxObjects
+        self.maxDepth = limits.maxDepth
+        self.budget = ArchiveWorkBudget(limits: limits, inputSize: inputSize)
         self.registry = registry
         self.strictClassNames = strictClassNames
         self.booleansAreNumbers = booleansAreNumbers

@@ -113,21 +113,39 @@ extension _ArchiveDecoder {
         throw typeMismatch(String.self, found: object, slot: slot, at: path())
     }
 
-    /// The text of a plain string object; long strings are decoded once per object.
+    /// The text of a plain string object, made once per object (see ``SharedLeafValues``).
     @inline(__always)
     func plainString(_ object: BinaryPropertyList.Object, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> String {
         try reading(slot, path()) {
-            switch object {
-            case .asciiString(let range):
-                if range.count < ArchiveDecodingState.sharingThreshold { return plist.asciiString(range) }
-                return try sharedString(range.lowerBound) { plist.asciiString(range) }
-            case .utf16String(let range):
-                if range.count < ArchiveDecodingState.sharingThreshold { return try plist.utf16String(range, ref: slot.objectIndex) }
-                return try sharedString(range.lowerBound) { try plist.utf16String(range, ref: slot.objectIndex) }
-            default:
+            guard let text = try state.leaves.string(object, ref: try plistRef(of: slot), in: plist, budget: &state.budget) else {
                 throw typeMismatch(String.self, found: object, slot: slot, at: path())
             }
+            return text
         }
+    }
+
+    /// The text of string object `ref` (a key), made once per object; `nil` when it is not a
+    /// string. Keys are hashed or compared wherever they go (an index, a `Dictionary`), so
+    /// each hand-out of a long one also costs its bytes at the shared rate.
+    func keyString(at ref: Int) throws -> String? {
+        guard let key = try state.leaves.string(at: ref, in: plist, budget: &state.budget) else { return nil }
+        try chargeHashing(key)
+        return key
+    }
+
+    /// Charges the hashing of a long string key (see ``keyString(at:)``).
+    @inline(__always)
+    func chargeHashing(_ key: String) throws {
+        let bytes = key.utf8.count
+        if bytes >= ArchiveWorkBudget.bytesPerUnitShared { try charge(ArchiveWorkBudget.sharedCost(bytes: bytes)) }
+    }
+
+    /// The user key stored at `ref` (unescaped, see ``ArchiveKeyEscaping``); `nil` when it is
+    /// not a string or is reserved (`$class`). An escaped key is a new string, charged as one.
+    func userKey(at ref: Int) throws -> String? {
+        guard let stored = try keyString(at: ref), let key = ArchiveKeyEscaping.unescape(stored) else { return nil }
+        if key.utf8.count != stored.utf8.count { try chargeMade(bytes: key.utf8.count) }
+        return key
     }
 
     /// The value of a Foundation object's field that must be a plain value (a string,
@@ -141,14 +159,6 @@ extension _ArchiveDecoder {
         default:
             return object
         }
-    }
-
-    /// A long string decoded once per object (keyed by where its bytes start).
-    private func sharedString(_ key: Int, _ make: () throws -> String) throws -> String {
-        if let existing = state.sharedStrings[key] { return existing }
-        let string = try make()
-        state.sharedStrings[key] = string
-        return string
     }
 
     /// The slot of field `name` in an object dictionary, or nil when absent.

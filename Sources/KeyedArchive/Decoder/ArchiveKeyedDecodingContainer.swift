@@ -101,7 +101,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         index.reserveCapacity(keys.count)
         for i in 0..<keys.count {
             guard let keyUID = try document.uid(at: try plist.ref(keys, i)),
-                  let key = try plist.string(try document.objectRef(keyUID)) else { continue }
+                  let key = try decoder.keyString(at: try document.objectRef(keyUID)) else { continue }
             if index[key] == nil { index[key] = i }
         }
         decoder.state.fieldIndexes[cacheKey] = index
@@ -144,7 +144,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let path = path.dotted
         return DecodingError.keyNotFound(key, DecodingError.Context(
             codingPath: keys,
-            debugDescription: "No value for key '\(key.stringValue)' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))"))
+            debugDescription: "No value for key '\(TextExcerpt.of(key.stringValue))' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))"))
     }
 
     /// Up to `limit` of the object's key names, unescaped, in stored order.
@@ -154,17 +154,17 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         switch layout {
         case .fields(let keys, _):
             for i in 0..<min(keys.count, limit + 1) {
-                guard let stored = try? plist.string(try plist.ref(keys, i)),
+                guard let stored = try? decoder.keyString(at: try plist.ref(keys, i)),
                       let name = ArchiveKeyEscaping.unescape(stored) else { continue }
-                names.append(name)
+                names.append(TextExcerpt.of(name))
             }
         case .dictionary(let keys, _):
             if let keyTexts { return keyTexts.prefix(limit).map(\.text) }
             for i in 0..<min(keys.count, limit) {
                 guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
                       let ref = try? decoder.document.objectRef(keyUID),
-                      let name = try? plist.string(ref) else { continue }
-                names.append(name)
+                      let name = try? decoder.keyString(at: ref) else { continue }
+                names.append(TextExcerpt.of(name))
             }
         }
         return Array(names.prefix(limit))
@@ -183,8 +183,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         switch layout {
         case .fields(let keys, _):
             for i in 0..<keys.count {
-                guard let stored = try? plist.string(try plist.ref(keys, i)),
-                      let name = ArchiveKeyEscaping.unescape(stored),
+                guard let name = try? decoder.userKey(at: try plist.ref(keys, i)),
                       let key = Key(stringValue: name) else { continue }
                 result.append(key)
             }
@@ -200,7 +199,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             for i in 0..<keys.count {
                 guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
                       let ref = try? decoder.document.objectRef(keyUID),
-                      let name = try? plist.string(ref),
+                      let name = try? decoder.keyString(at: ref),
                       let key = Key(stringValue: name) else { continue }
                 result.append(key)
             }

@@ -70,14 +70,17 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             if chain.unkeyedLayout == .orderedSet || chain.unkeyedLayout == .list {
                 // NS.object.0 … NS.object.(n-1); an empty one has no such key. (NSArray and
                 // NSSet write this layout too, for an archiver other than NSKeyedArchiver
-                // itself: SceneKit's SCNKeyedArchiver.) Each lookup is
-                // O(1) (large objects are indexed), so any key order costs the same.
+                // itself: SceneKit's SCNKeyedArchiver.) Each lookup is O(1) (large objects
+                // are indexed), so any key order costs the same; the list is found once per
+                // object, however many places refer to it.
+                if let known = decoder.state.orderedSetSlots[slot.objectIndex] { return .slots(known) }
                 var slots: [ArchiveSlot] = []
                 while slots.count < keys.count,
                       let slot = try decoder.field("NS.object.\(slots.count)", keys: keys, values: values, owner: slot.objectIndex) {
                     try decoder.charge(1)
                     slots.append(slot)
                 }
+                decoder.state.orderedSetSlots[slot.objectIndex] = slots
                 return .slots(slots)
             }
         default:
@@ -127,6 +130,13 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         } catch {
             throw decoder.corrupted(at: path.appending(index: currentIndex), slot: .uid(uid), "\(error)")
         }
+    }
+
+    /// The slot of the next element, moving past it (for readers that decode it themselves).
+    mutating func nextElement() throws -> ArchiveSlot {
+        let slot = try nextSlot(Never.self)
+        currentIndex += 1
+        return slot
     }
 
     mutating func decodeNil() throws -> Bool {

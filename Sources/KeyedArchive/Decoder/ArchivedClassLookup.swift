@@ -65,7 +65,7 @@ extension _ArchiveDecoder {
                 throw KeyedArchiveError("$class is not a UID of a class entry", objectIndex: slot.objectIndex, key: "$class")
             }
             if let known = state.classChains.ref(for: UInt64(classUID)) { return state.classChainList[known] }
-            let entry = try document.classEntry(classUID, usedBy: slot.objectIndex)
+            let entry = try document.classEntry(classUID, usedBy: slot.objectIndex, leaves: &state.leaves, budget: &state.budget)
             let chain = ArchivedClassChain(name: entry.name, classes: entry.classes)
             state.classChains.insert(UInt64(classUID), state.classChainList.count)
             state.classChainList.append(chain)

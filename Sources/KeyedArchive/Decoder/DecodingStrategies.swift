@@ -33,13 +33,13 @@ extension _ArchiveDecoder {
         case .iso8601:
             let text = try unboxString(from: slot, at: path)
             guard let date = ISO8601Text.date(from: text) else {
-                throw corrupted(at: path, slot: slot, "expected an ISO 8601 date string, found '\(text)'")
+                throw corrupted(at: path, slot: slot, "expected an ISO 8601 date string, found '\(TextExcerpt.of(text))'")
             }
             return date
         case .formatted(let formatter):
             let text = try unboxString(from: slot, at: path)
             guard let date = formatter.date(from: text) else {
-                throw corrupted(at: path, slot: slot, "the date string '\(text)' does not match the formatter's format")
+                throw corrupted(at: path, slot: slot, "the date string '\(TextExcerpt.of(text))' does not match the formatter's format")
             }
             return date
         case .custom(let decode):
@@ -54,10 +54,15 @@ extension _ArchiveDecoder {
         case .nsData, .deferredToData:
             return try decodeThrough(slot, at: path) { try Data(from: $0) }
         case .base64:
+            // Decoded once per string object, however many places refer to it.
+            let ref = try reading(slot, path) { try plistRef(of: slot) }
+            if let known = state.parsedBase64[ref] { return known }
             let text = try unboxString(from: slot, at: path)
+            try reading(slot, path) { try chargeMade(bytes: text.utf8.count) }
             guard let data = Data(base64Encoded: text) else {
                 throw corrupted(at: path, slot: slot, "the string is not valid Base64")
             }
+            state.parsedBase64[ref] = data
             return data
         case .custom(let decode):
             return try decodeThrough(slot, at: path) { try decode($0) }
@@ -161,8 +166,7 @@ extension ArchiveKeyedDecodingContainer {
             switch layout {
             case .fields:
                 // `$class` and other reserved keys are never coding keys.
-                guard let raw = try plist.string(try plist.ref(keys, index)),
-                      let name = ArchiveKeyEscaping.unescape(raw) else { continue }
+                guard let name = try decoder.userKey(at: try plist.ref(keys, index)) else { continue }
                 stored = name
             case .dictionary:
                 if let keyTexts {
@@ -170,7 +174,7 @@ extension ArchiveKeyedDecodingContainer {
                     break
                 }
                 guard let keyUID = try document.uid(at: try plist.ref(keys, index)),
-                      let name = try plist.string(try document.objectRef(keyUID)) else { continue }
+                      let name = try decoder.keyString(at: try document.objectRef(keyUID)) else { continue }
                 stored = name
             }
             let converted: String

@@ -79,7 +79,7 @@ extension _ArchiveDecoder {
         var index: [String: Int] = [:]
         index.reserveCapacity(keys.count)
         for i in 0..<keys.count {
-            guard let key = try plist.string(try plist.ref(keys, i)) else { continue }
+            guard let key = try keyString(at: try plist.ref(keys, i)) else { continue }
             if index[key] == nil { index[key] = i }
         }
         state.fieldIndexes[keys.start] = index
@@ -91,6 +91,11 @@ extension _ArchiveDecoder {
     func charge(_ units: Int) throws {
         state.remainingObjects -= units
         if state.remainingObjects < 0 { throw budgetExhausted() }
+    }
+
+    /// Charges the making of `bytes` bytes (see ``ArchiveWorkBudget/chargeMade(bytes:)``).
+    func chargeMade(bytes: Int) throws {
+        if !state.budget.chargeMade(bytes: bytes) { throw budgetExhausted() }
     }
 
     @inline(never)

@@ -55,11 +55,14 @@ extension _ArchiveDecoder {
         }
     }
 
-    /// A plain string shorter than the sharing threshold (longer ones are decoded once
-    /// per object by the general reader).
+    /// A plain string shorter than ``SharedLeafValues/sharedLength``, made here (charged as
+    /// ``SharedLeafValues`` charges it); longer ones are made once per object and shared by
+    /// the general reader.
     @inline(never)
     func fastString(_ slot: ArchiveSlot) -> String? {
-        guard let ref = leafRef(slot), let string = plist.shortString(ref, limit: ArchiveDecodingState.sharingThreshold) else { return nil }
+        guard let ref = leafRef(slot), let string = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return nil }
+        let bytes = string.utf8.count
+        if bytes >= SharedLeafValues.inlineStringBytes { _ = state.budget.chargeMade(bytes: bytes) }
         state.remainingObjects -= 1
         return string
     }

@@ -82,18 +82,27 @@ extension _ArchiveDecoder {
         return field
     }
 
-    /// Bytes: plain data, or the `NS.data` (`NS.bytes`) of an NSData / NSMutableData object.
+    /// Bytes: plain data, or the `NS.data` (`NS.bytes`) of an NSData / NSMutableData object,
+    /// made once per object (see ``SharedLeafValues``).
     func unboxData(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Data {
-        plainData(try dataRange(from: slot, at: path))
+        let (range, leaf) = try dataLeaf(from: slot, at: path)
+        return try reading(leaf, path) {
+            try state.leaves.data(range, ref: try plistRef(of: leaf), in: plist, budget: &state.budget)
+        }
     }
 
     /// Where the bytes of a data value are in the file: a plain data object, or the
     /// `NS.data` of an NSData / NSMutableData object.
     func dataRange(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Range<Int> {
+        try dataLeaf(from: slot, at: path()).range
+    }
+
+    /// ``dataRange(from:at:)`` and the slot of the plain data object holding the bytes.
+    func dataLeaf(from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> (range: Range<Int>, leaf: ArchiveSlot) {
         let object = try self.object(in: slot, expecting: Data.self, at: path())
         switch object {
         case .data(let range):
-            return range
+            return (range, slot)
         case .dictionary(let keys, let values):
             guard let chain = try archivedClass(keys: keys, values: values, slot: slot, at: path()),
                   chain.contains(anyOf: FoundationClassNames.data) else { break }
@@ -105,20 +114,11 @@ extension _ArchiveDecoder {
             }
             let leaf = try leafObject(inner, expecting: Data.self, at: path())
             guard case .data(let range) = leaf else { throw typeMismatch(Data.self, found: leaf, slot: inner, at: path()) }
-            return range
+            return (range, inner)
         default:
             break
         }
         throw typeMismatch(Data.self, found: object, slot: slot, at: path())
-    }
-
-    /// The bytes of a plain data object; long ones are copied once per object.
-    private func plainData(_ range: Range<Int>) -> Data {
-        if range.count < ArchiveDecodingState.sharingThreshold { return Data(plist.bytes[range]) }
-        if let existing = state.sharedData[range.lowerBound] { return existing }
-        let data = Data(plist.bytes[range])
-        state.sharedData[range.lowerBound] = data
-        return data
     }
 }
 
@@ -155,7 +155,10 @@ extension URL: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> URL {
         let path = path()
         let object = try decoder.object(in: slot, expecting: URL.self, at: path)
-        return try decoder.reading(slot, path) {
+        // Parsed once per object, however many places refer to it.
+        let ref = try decoder.reading(slot, path) { try decoder.plistRef(of: slot) }
+        if let known = decoder.state.parsedURLs[ref] { return known }
+        let url = try decoder.reading(slot, path) {
             var base: URL?
             let relative: String
             switch object {
@@ -174,11 +177,14 @@ extension URL: _ArchiveSpecialDecodable {
             default:
                 throw decoder.typeMismatch(URL.self, found: object, slot: slot, at: path)
             }
+            try decoder.chargeMade(bytes: relative.utf8.count)
             guard let url = URL(string: relative, relativeTo: base) else {
-                throw decoder.corrupted(at: path, slot: slot, "'\(relative)' is not a valid URL")
+                throw decoder.corrupted(at: path, slot: slot, "'\(TextExcerpt.of(relative))' is not a valid URL")
             }
             return url
         }
+        decoder.state.parsedURLs[ref] = url
+        return url
     }
 }
 
@@ -191,7 +197,7 @@ extension UUID: _ArchiveSpecialDecodable {
             case .asciiString, .utf16String:
                 let string = try decoder.unboxString(from: slot, at: path())
                 guard let uuid = UUID(uuidString: string) else {
-                    throw decoder.corrupted(at: path(), slot: slot, "'\(string)' is not a UUID")
+                    throw decoder.corrupted(at: path(), slot: slot, "'\(TextExcerpt.of(string))' is not a UUID")
                 }
                 return uuid
             case .dictionary:
@@ -221,11 +227,16 @@ extension Decimal: _ArchiveSpecialDecodable {
             switch object {
             case .integer(let i): return Decimal(i)
             case .asciiString, .utf16String:
-                // Exact digits as text (how a Decimal travels through Foundation's archiver on Linux).
+                // Exact digits as text (how a Decimal travels through Foundation's archiver on
+                // Linux), parsed once per string object however many places refer to it.
+                let ref = try decoder.plistRef(of: slot)
+                if let known = decoder.state.parsedDecimals[ref] { return known }
                 let text = try decoder.unboxString(from: slot, at: path)
+                try decoder.chargeMade(bytes: text.utf8.count)
                 guard let value = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) else {
-                    throw decoder.corrupted(at: path, slot: slot, "'\(text)' is not a decimal number")
+                    throw decoder.corrupted(at: path, slot: slot, "'\(TextExcerpt.of(text))' is not a decimal number")
                 }
+                decoder.state.parsedDecimals[ref] = value
                 return value
             case .unsignedInteger(let u): return Decimal(u)
             case .wideInteger(let w): return w.decimalValue
@@ -246,11 +257,13 @@ extension Decimal: _ArchiveSpecialDecodable {
                 let byteOrder = try decoder.field("NS.mantissa.bo", keys: keys, values: values, owner: slot.objectIndex)
                     .map { try decoder.unboxInteger(Int64.self, from: $0, at: path) }
                 let mantissaSlot = try decoder.requiredField("NS.mantissa", of: Decimal.self, keys: keys, values: values, slot: slot, path: path)
-                let mantissa = [UInt8](try decoder.unboxData(from: mantissaSlot, at: path))
+                // At most 8 words are read: the rest of a longer mantissa is never copied.
+                let mantissaRange = try decoder.dataRange(from: mantissaSlot, at: path)
+                let mantissa = [UInt8](decoder.plist.bytes[mantissaRange.prefix(16)])
                 // The one reading of these fields (shared with KeyedArchiveView.foundationValue(of:)).
                 guard let layout = DecimalLayout(mantissa: mantissa, length: length, exponent: exponent,
                                                  isNegative: try flag("NS.negative"), byteOrder: byteOrder) else {
-                    throw decoder.corrupted(at: path, slot: slot, "NSDecimalNumber fields are out of range (exponent \(exponent), length \(length), \(mantissa.count) mantissa bytes)")
+                    throw decoder.corrupted(at: path, slot: slot, "NSDecimalNumber fields are out of range (exponent \(exponent), length \(length), \(mantissaRange.count) mantissa bytes)")
                 }
                 return layout.decimal
             default:
@@ -298,6 +311,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                 let key = Key.self == String.self
                     ? unsafeBitCast(try decoder.keyText(of: keySlot, entry: i, owner: owner, at: path.appending(index: i)).text, to: Key.self)
                     : try decoder.unbox(Key.self, from: keySlot, at: path.appending(index: i))
+                if Key.self == String.self { try decoder.reading(keySlot, path) { try decoder.chargeHashing(unsafeBitCast(key, to: String.self)) } }
                 result[key] = try decoder.unbox(Value.self, from: valueSlot, at: entryPath(key, index: i))
             }
         case .fields(let keys, let values):
@@ -305,10 +319,10 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                 try decoder.countValue(at: path.appending(index: i), slot: slot)
                 let (name, keyRef, valueRef) = try decoder.reading(slot, path.appending(index: i)) {
                     let keyRef = try plist.ref(keys, i)
-                    return (try plist.string(keyRef), keyRef, try plist.ref(values, i))
+                    return (try decoder.userKey(at: keyRef), keyRef, try plist.ref(values, i))
                 }
                 // Skip `$class` and other reserved keys.
-                guard let name, let unescaped = ArchiveKeyEscaping.unescape(name) else { continue }
+                guard let unescaped = name else { continue }
                 let keyPath = path.appending(ArchiveCodingKey(stringValue: unescaped))
                 let key: Key
                 if Key.self == String.self {
@@ -319,6 +333,31 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                 let valueSlot = try decoder.reading(slot, keyPath) { try decoder.slot(forValueAt: valueRef, owner: owner) }
                 result[key] = try decoder.unbox(Value.self, from: valueSlot, at: keyPath)
             }
+        }
+        return result
+    }
+}
+
+extension Set: _ArchiveSpecialDecodable where Element: Decodable {
+    /// From an NSSet, an NSArray or any list layout (``ArchiveUnkeyedDecodingContainer``).
+    /// An element that is the same object as an earlier one (the same UID or plist
+    /// reference) is the same value: it is not decoded or hashed again, so one long value
+    /// referenced from many places costs its size once.
+    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Set {
+        let path = path()
+        var container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: slot, path: path)
+        var seen = Set<Int>()
+        var result = Set<Element>()
+        while !container.isAtEnd {
+            let index = container.currentIndex
+            let element = try container.nextElement()
+            let identity: Int
+            switch element {
+            case .uid(let uid): identity = uid
+            case .inline(let ref, _): identity = -1 - ref
+            }
+            guard seen.insert(identity).inserted else { continue }
+            result.insert(try decoder.unbox(Element.self, from: element, at: path.appending(index: index)))
         }
         return result
     }

@@ -100,6 +100,8 @@ enum ISO8601Text {
 
     /// Parses the default form, and also the form with fractional seconds (as JSONDecoder does).
     static func date(from string: String) -> Date? {
+        // The longest form is about 30 characters; longer text is not parsed at all.
+        guard string.utf8.count <= 64 else { return nil }
         if let date = try? Date.ISO8601FormatStyle().parse(string) { return date }
         return try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(string)
     }

@@ -407,7 +407,8 @@ package struct BinaryPropertyList: Sendable {
     // included: the caller then reads the object with ``object(_:)``, which reports the
     // damage. So they check what ``object(_:)`` checks, and never throw.
 
-    /// The text of object `ref` when it is a string of fewer than `limit` bytes.
+    /// The text of object `ref` when it is a string of fewer than `limit` characters (bytes
+    /// of an ASCII string, UTF-16 units of another).
     func shortString(_ ref: Int, limit: Int) -> String? {
         guard let start = checkedOffset(of: ref) else { return nil }
         let marker = bytes[start]
@@ -417,7 +418,7 @@ package struct BinaryPropertyList: Sendable {
         else { return nil }
         let unit = kind == 0x6 ? 2 : 1
         // count ≤ the bytes left after body, so count × unit cannot overflow.
-        guard count <= (offsetTableStart - body) / unit, count * unit < limit else { return nil }
+        guard count <= (offsetTableStart - body) / unit, count < limit else { return nil }
         let range = body..<(body + count * unit)
         return kind == 0x5 ? asciiString(range) : try? utf16String(range, ref: ref)
     }
@@ -457,7 +458,11 @@ package struct BinaryPropertyList: Sendable {
         let marker = bytes[start]
         guard marker >> 4 == 0x5 else {
             guard marker >> 4 == 0x6 else { return false }
-            return try string(ref) == String(decoding: key, as: UTF8.self)
+            // UTF-16: made into a string only when its length matches the key's.
+            let wanted = String(decoding: key, as: UTF8.self)
+            let (units, _) = marker & 0x0F == 0x0F ? try lengthAndBody(start: start, info: 0x0F, ref: ref) : (Int(marker & 0x0F), start + 1)
+            guard units == wanted.utf16.count else { return false }
+            return try string(ref) == wanted
         }
         var count = Int(marker & 0x0F)
         var body = start + 1

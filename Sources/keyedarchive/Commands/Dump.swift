@@ -22,18 +22,23 @@ enum DumpCommand: ToolCommand {
 
             Colour is used only when standard output is a terminal, and never with \
             --no-color or when NO_COLOR is set.
+
+            Values are shown in every place they are referenced, so output is limited: \
+            past 64 bytes per input byte plus 1 MB (or --max-output) the tree stops with \
+            an error naming the limit.
             """,
         arguments: [.file],
         options: [
             .option("key", value: "key", help: "Show only the value under this top-level key."),
             .noColor,
             .expandNested,
+            .maxOutput,
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        let view = try input.viewOrPropertyList()
+        let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         let options = KeyedArchiveView.RenderOptions(colors: Terminal.wantsColor(noColorFlag: arguments.has("no-color")),
                                                      expandsNestedPropertyLists: arguments.has("expand-nested"))
         let key = arguments.value("key")

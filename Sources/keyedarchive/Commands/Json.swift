@@ -31,6 +31,10 @@ enum JsonCommand: ToolCommand {
             work done follow ArchiveDecoder's default limits: 512 levels, and at most 16 \
             bytes parsed per input byte plus 65,536; beyond them data stays base64 and a \
             note on standard error says how many values were left so.
+
+            Values are written in every place, so output is limited: past 64 bytes per \
+            input byte plus 1 MB (or --max-output) nothing is printed and the command \
+            fails with an error naming the limit.
             """,
         arguments: [.file],
         options: [
@@ -38,12 +42,13 @@ enum JsonCommand: ToolCommand {
             .flag("no-classes", help: "Leave out the \"$class\" keys."),
             .flag("compact", help: "Print on one line instead of indenting by two spaces."),
             .expandNested,
+            .maxOutput,
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let input = try ArchiveInput.read(arguments.positionals[0])
-        let view = try input.viewOrPropertyList()
+        let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         var out = OutputBuffer.capturing()
         var nested = arguments.has("expand-nested") ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil
         try write(view, key: arguments.value("key"), classes: !arguments.has("no-classes"), pretty: !arguments.has("compact"),

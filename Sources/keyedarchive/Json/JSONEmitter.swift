@@ -30,12 +30,16 @@ struct JSONEmitter {
     /// The visits allowed in all (the input's budget, shared by nested archives).
     let visitLimit: Int
     private var budget: Int
+    /// The bytes the document may have (`ArchiveDecoder.Limits.maxOutputBytes`).
+    let outputLimit: Int
     private var shown: Set<Int> = []
     private var open: Set<Int> = []
+    /// Each object's Foundation interpretation, computed once however often it is reached.
+    private var interpretations: [Int: ArchivedFoundationValue?] = [:]
     /// Opens data that holds a property list; `nil` leaves data as base64.
     var nested: NestedPropertyLists?
     /// The enclosing archives' state while a nested property list is written.
-    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>, archive: Int)] = []
+    private var enclosing: [(view: KeyedArchiveView, shown: Set<Int>, open: Set<Int>, archive: Int, interpretations: [Int: ArchivedFoundationValue?])] = []
 
     /// An object of one archive: the input is archive 0, nested ones are numbered in the
     /// order they are opened (the same in both passes).
@@ -54,6 +58,7 @@ struct JSONEmitter {
         maxDepth = view.limits.maxDepth
         visitLimit = view.visitBudget
         budget = visitLimit
+        outputLimit = view.limits.outputBudget(forInputSize: view.inputSize)
     }
 
     private enum Task {
@@ -101,10 +106,21 @@ struct JSONEmitter {
             case .text(let text): out.append(text)
             case .newline(let indent): if pretty { out.append("\n" + String(repeating: "  ", count: indent)) }
             case .close(let index): open.remove(index)
-            case .leaveNested: if let outer = enclosing.popLast() { (view, shown, open, archive) = outer }
+            case .leaveNested: if let outer = enclosing.popLast() { (view, shown, open, archive, interpretations) = outer }
             case .value(let value, let depth): try emit(value, depth: depth, tasks: &tasks, to: &out)
             }
+            guard out.written <= outputLimit else {
+                throw ToolError("the JSON would pass \(outputLimit) bytes (--max-output; by default 64 bytes per input byte plus 1 MB): the archive repeats its values too often to write them out ('dump' shows each object once)")
+            }
         }
+    }
+
+    /// The Foundation interpretation of object `index`, computed once per object.
+    private mutating func interpretation(of index: Int) -> ArchivedFoundationValue? {
+        if let known = interpretations[index] { return known }
+        let value = view.foundationValue(of: view.objects[index])
+        interpretations[index] = value
+        return value
     }
 
     private mutating func charge(_ cost: Int) throws(ToolError) {
@@ -136,9 +152,10 @@ struct JSONEmitter {
     private mutating func expandNested(_ bytes: Data, depth: Int, into tasks: inout [Task]) throws(ToolError) -> Bool {
         guard nested != nil, let content = nested?.open(bytes, level: enclosing.count + 1) else { return false }
         tasks.append(.leaveNested)
-        enclosing.append((view, shown, open, archive))
+        enclosing.append((view, shown, open, archive, interpretations))
         shown = []
         open = []
+        interpretations = [:]
         archivesOpened += 1
         archive = archivesOpened
         switch content {
@@ -187,7 +204,7 @@ struct JSONEmitter {
             ]
             return out.append(literalObject(members, depth: depth))
         }
-        let interpreted = view.foundationValue(of: object)
+        let interpreted = interpretation(of: index)
         // Fields a subclass adds (NSCalendarDate's NS.timezone): the value goes under
         // `$value`, beside them, so nothing is dropped.
         let added = interpreted == nil ? [] : view.addedFields(of: object)
@@ -315,7 +332,7 @@ struct JSONEmitter {
         // subclass's own fields, such as PyObjC's `pytype`, are not part of a key).
         if case .string(let plain)? = view.plainValue(key) { return plain }
         if case .reference(let index) = key, index < view.objects.count,
-           case .string(let string)? = view.foundationValue(of: view.objects[index]) {
+           case .string(let string)? = interpretation(of: index) {
             return string
         }
         var compact = JSONEmitter(view: view, includeClasses: includeClasses, pretty: false)
@@ -325,10 +342,12 @@ struct JSONEmitter {
         swap(&compact.shown, &shown)
         swap(&compact.referenced, &referenced)
         swap(&compact.needsID, &needsID)
+        swap(&compact.interpretations, &interpretations)
         defer {
             swap(&compact.shown, &shown)
             swap(&compact.referenced, &referenced)
             swap(&compact.needsID, &needsID)
+            swap(&compact.interpretations, &interpretations)
         }
         var out = OutputBuffer.capturing()
         var tasks: [Task] = [.value(key, depth: depth)]

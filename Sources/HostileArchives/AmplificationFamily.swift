@@ -1,0 +1,146 @@
+import Foundation
+import KeyedArchive
+
+/// Valid keyed archives in which one value is referenced from many places (issue 32 §2):
+/// a reader that copies, parses or prints the value again at each reference does work and
+/// takes memory of references × length, which grows with the square of the file's size.
+/// About half the file is the shared value and half the references to it, the split that
+/// maximises that product.
+public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringConvertible {
+    /// Records (`Record` objects) whose one field name is the same long string; read as
+    /// `[[String: String]]`.
+    case sharedFieldName
+    /// An NSArray whose elements are all one long base64 string; read as `[Data]` with
+    /// `dataDecodingStrategy = .base64`.
+    case sharedBase64
+    /// An NSArray whose elements are all one long URL string; read as `[URL]`.
+    case sharedURL
+    /// An NSArray whose elements are all one long string of digits; read as `[Decimal]`.
+    case sharedDecimal
+    /// An NSArray whose elements are all one long string; read as `[String]` and `Set<String>`.
+    case sharedString
+    /// `$objects` entries that are all the same binary-plist string object, listed by an NSArray.
+    case objectsShareOneString
+    /// An NSOrderedSet with many `NS.object.N` keys, referenced many times from an NSArray.
+    case sharedOrderedSet
+    /// Objects of distinct classes whose class entries all name one long class name.
+    case sharedClassName
+
+    public var description: String { rawValue }
+
+    /// The typed decodes that read this family the way the attack needs.
+    public var probes: [AmplificationProbe] {
+        switch self {
+        case .sharedFieldName, .sharedClassName: return [.init("[[String: String]]", [[String: String]].self)]
+        case .sharedBase64: return [.init("[Data] base64", [Data].self) { $0.dataDecodingStrategy = .base64 }]
+        case .sharedURL: return [.init("[URL]", [URL].self)]
+        case .sharedDecimal: return [.init("[Decimal]", [Decimal].self)]
+        case .sharedString: return [.init("[String]", [String].self), .init("Set<String>", Set<String>.self)]
+        case .objectsShareOneString: return [.init("[String]", [String].self)]
+        case .sharedOrderedSet: return [.init("[[Int]]", [[Int]].self)]
+        }
+    }
+
+    /// The archive at about `targetBytes` (within 10% from 10 KB up): half the bytes the
+    /// shared value, half the references to it.
+    public func archive(targetBytes: Int) -> Data {
+        let width = targetBytes > 32_768 ? 4 : 1
+        let length = max(16, targetBytes / 2)
+        let probe = archive(references: 64, length: length, minimumWidth: width)
+        let smaller = archive(references: 32, length: length, minimumWidth: width)
+        let perReference = max(1, Double(probe.count - smaller.count) / 32)
+        let base = Double(probe.count) - perReference * 64
+        var references = max(1, Int((Double(targetBytes) - base) / perReference))
+        var data = archive(references: references, length: length, minimumWidth: width)
+        // Wider references past 255 objects make the first estimate low: one correction.
+        for _ in 0..<2 where abs(Double(data.count) / Double(targetBytes) - 1) > 0.05 {
+            let actual = max(1, (Double(data.count) - base) / Double(references))
+            references = max(1, Int((Double(targetBytes) - base) / actual))
+            data = archive(references: references, length: length, minimumWidth: width)
+        }
+        return data
+    }
+
+    /// The archive with `references` references to one value of about `length` bytes.
+    public func archive(references: Int, length: Int, minimumWidth: Int = 1) -> Data {
+        let n = max(1, references), length = max(1, length)
+        var graph = ArchiveGraph()
+        graph.plist.minimumWidth = minimumWidth
+        let root: UInt64
+        switch self {
+        case .sharedFieldName:
+            let key = graph.plist.add(.string(String(repeating: "k", count: length)))
+            let value = graph.string("v"), classKey = graph.string("$class")
+            let classRef = graph.uid(graph.classUID("Record"))
+            let records = (0..<n).map { _ in
+                graph.addEntry(graph.plist.add(.dictionary(keys: [classKey, key], values: [classRef, value])))
+            }
+            root = graph.array(of: records)
+        case .sharedBase64:
+            let bytes = (0..<(length * 3 / 4)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            root = graph.arrayRepeating(.string(Data(bytes).base64EncodedString()), count: n)
+        case .sharedURL:
+            root = graph.arrayRepeating(.string("https://example.com/" + String(repeating: "a", count: length)), count: n)
+        case .sharedDecimal:
+            root = graph.arrayRepeating(.string("0." + String(repeating: "1", count: length)), count: n)
+        case .sharedString:
+            root = graph.arrayRepeating(.string(String(repeating: "s", count: length)), count: n)
+        case .objectsShareOneString:
+            let text = graph.plist.add(.string(String(repeating: "o", count: length)))
+            root = graph.array(of: (0..<n).map { _ in graph.addEntry(text) })
+        case .sharedOrderedSet:
+            // Keys and references in equal numbers; the keys are the shared part.
+            let keys = max(1, length / 16)
+            let member = graph.uid(graph.addEntry(graph.plist.shared(.integer(7))))
+            let set = graph.addObject(className: "NSOrderedSet", fields: (0..<keys).map { (key: "NS.object.\($0)", value: member) })
+            let ref = graph.uid(set)
+            root = graph.addObject(className: "NSArray", fields: [("NS.objects", graph.plist.add(.array(Array(repeating: ref, count: n))))])
+        case .sharedClassName:
+            let name = graph.plist.add(.string(String(repeating: "C", count: length)))
+            let classNameKey = graph.string("$classname"), classesKey = graph.string("$classes")
+            let classes = graph.plist.add(.array([name, graph.string("NSObject")]))
+            let entry = graph.plist.add(.dictionary(keys: [classNameKey, classesKey], values: [name, classes]))
+            let classKey = graph.string("$class")
+            let records = (0..<n).map { _ in
+                let classUID = graph.addEntry(entry)
+                return graph.addEntry(graph.plist.add(.dictionary(keys: [classKey], values: [graph.uid(classUID)])))
+            }
+            root = graph.array(of: records)
+        }
+        return graph.data(root: root)
+    }
+}
+
+/// A typed decode of an ``AmplificationFamily`` archive, with the decoder options it needs.
+public struct AmplificationProbe: CustomStringConvertible {
+    public let name: String
+    let body: (Data) throws -> Void
+    public var description: String { name }
+
+    init<T: Decodable>(_ name: String, _ type: T.Type, configure: @escaping (ArchiveDecoder) -> Void = { _ in }) {
+        self.name = name
+        body = { data in
+            let decoder = ArchiveDecoder()
+            configure(decoder)
+            _ = try decoder.decode(T.self, from: data)
+        }
+    }
+
+    /// Decodes `data`: `nil` for a value, the error otherwise.
+    public func run(_ data: Data) -> (any Error)? {
+        do {
+            try body(data)
+            return nil
+        } catch {
+            return error
+        }
+    }
+}
+
+extension ArchiveGraph {
+    /// An NSArray whose `NS.objects` holds `count` references to one `$objects` entry, `value`.
+    mutating func arrayRepeating(_ value: RawBinaryPlist.Object, count: Int) -> UInt64 {
+        let ref = uid(addEntry(plist.add(value)))
+        return addObject(className: "NSArray", fields: [("NS.objects", plist.add(.array(Array(repeating: ref, count: count))))])
+    }
+}

@@ -7,8 +7,8 @@
 indirect enum InferredType: Hashable, Sendable {
     /// Nothing seen but nil or empty collections.
     case unknown
-    /// A library or Foundation type spelled as written: `Int`, `Date`, `IndexSet`.
-    case value(String)
+    /// A standard-library or Foundation type: `Int`, `Date`, `IndexSet`.
+    case value(FoundationType)
     /// The generated type of an archived class, by `$classname`.
     case object(String)
     case array(InferredType)
@@ -30,10 +30,10 @@ indirect enum InferredType: Hashable, Sendable {
         var isOptional: Bool
     }
 
-    static let bool = InferredType.value("Bool")
-    static let int = InferredType.value("Int")
-    static let double = InferredType.value("Double")
-    static let string = InferredType.value("String")
+    static let bool = InferredType.value(.bool)
+    static let int = InferredType.value(.int)
+    static let double = InferredType.value(.double)
+    static let string = InferredType.value(.string)
 
     /// The type without its `Optional`.
     var unwrapped: InferredType {
@@ -69,11 +69,11 @@ indirect enum InferredType: Hashable, Sendable {
     /// Two types that one Swift type holds, or `nil` when they need an enum.
     private static func combine(_ a: InferredType, _ b: InferredType) -> InferredType? {
         switch (a, b) {
-        case (.value("Int"), .value("Double")), (.value("Double"), .value("Int")):
+        case (.value(.int), .value(.double)), (.value(.double), .value(.int)):
             // Double reads integer storage; every archived integer below 2^53 is exact.
             return .double
-        case (.value("Int"), .value("UInt64")), (.value("UInt64"), .value("Int")):
-            return .value("UInt64")
+        case (.value(.int), .value(.uint64)), (.value(.uint64), .value(.int)):
+            return .value(.uint64)
         case (.array(let x), .array(let y)), (.array(let x), .set(let y)), (.set(let x), .array(let y)):
             return .array(x.merged(with: y))
         case (.set(let x), .set(let y)):
@@ -143,7 +143,7 @@ indirect enum InferredType: Hashable, Sendable {
     var sortKey: String {
         switch self {
         case .unknown: return "0"
-        case .value(let name): return "1" + name
+        case .value(let type): return "1" + type.spelling
         case .object(let name): return "2" + name
         case .array(let element): return "3[" + element.sortKey
         case .set(let element): return "4{" + element.sortKey

@@ -46,6 +46,10 @@ package struct SwiftCode: Hashable, Sendable, ExpressibleByStringInterpolation {
 
         package mutating func appendInterpolation(_ identifier: SwiftIdentifier) { text += identifier.source }
 
+        /// An identifier where a keyword needs no backticks: an argument label, a member
+        /// after `self.`.
+        package mutating func appendInterpolation(label identifier: SwiftIdentifier) { text += identifier.name }
+
         package mutating func appendInterpolation(_ type: SwiftType) { text += type.source }
 
         package mutating func appendInterpolation(_ number: Int) { text += String(number) }

@@ -40,16 +40,13 @@ package struct SwiftEmitter {
         rootDeclaration()
         let rootName = declarations.rootName
         for composite in declarations.composites where composite.name == rootName { emit(composite) }
-        let topLevel: Bool
-        if case .composite(nil) = declarations.root { topLevel = true } else { topLevel = false }
-        if topLevel, !nested { topLevelInitializer() }
+        if case .composite(nil) = declarations.root, !nested { topLevelExtension() }
         for composite in declarations.composites where composite.name != rootName { emit(composite) }
         for union in declarations.unions { emit(union) }
         if declarations.usesUnknown { unknownValue() }
         if nested {
             nested = false
             line("}")
-            if topLevel { topLevelInitializer() }
         }
         return out
     }
@@ -62,7 +59,7 @@ package struct SwiftEmitter {
         }
     }
 
-    /// The root type as written outside the namespace: `Legacy.Root`.
+    /// The root type as written outside the namespace (`Legacy.Root`), for the header.
     private var qualifiedRoot: SwiftCode {
         guard let namespace = declarations.namespace else { return "\(declarations.rootName)" }
         return "\(namespace).\(declarations.rootName)"
@@ -94,13 +91,19 @@ package struct SwiftEmitter {
         line("\(modifier)typealias \(declarations.rootName) = \(type)")
     }
 
-    /// For `$top` without `root`: decodes each top-level key on its own. An extension at
-    /// file scope (of `Namespace.Root` in a namespace).
-    private mutating func topLevelInitializer() {
-        guard let composite = declarations.composites.first(where: { $0.name == declarations.rootName }),
-              case .topLevel(let storedKeys) = composite.origin else { return }
+    /// For `$top` without `root`: `init(archive:)` in an extension, so that the struct keeps
+    /// its implicit memberwise initializer.
+    private mutating func topLevelExtension() {
+        guard let composite = declarations.composites.first(where: { $0.name == declarations.rootName }) else { return }
         line()
-        line("extension \(qualifiedRoot) {")
+        line("extension \(declarations.rootName) {")
+        archiveInitializer(composite)
+        line("}")
+    }
+
+    /// `init(archive:)`, which decodes each top-level key on its own.
+    private mutating func archiveInitializer(_ composite: SwiftDeclarations.Composite) {
+        guard case .topLevel(let storedKeys) = composite.origin else { return }
         line("    /// Decodes each top-level value of `data` under its `$top` key (opening the archive once")
         line("    /// per key, with `ArchiveDecoder.decode(_:forKey:from:)`).")
         line("    \(modifier)init(archive data: Data, decoder: ArchiveDecoder = ArchiveDecoder()) throws {")
@@ -109,11 +112,10 @@ package struct SwiftEmitter {
             let stored = storedKeys[property.key] ?? property.key
             let comma: SwiftCode = index == composite.properties.count - 1 ? "" : ","
             let type = property.isOptional ? SwiftType.optional(property.type) : property.type
-            line("            \(property.name): try decoder.decode(\(type).self, forKey: \(SwiftCode.literal(stored)), from: data)\(comma)")
+            line("            \(label: property.name): try decoder.decode(\(type).self, forKey: \(SwiftCode.literal(stored)), from: data)\(comma)")
         }
         line("        )")
         line("    }")
-        line("}")
     }
 
     // MARK: - Structs and classes
@@ -158,7 +160,15 @@ package struct SwiftEmitter {
             let optional: SwiftCode = property.isOptional ? "?" : ""
             line("    \(modifier)var \(property.name): \(property.type)\(optional)")
         }
-        if isClass || access == .public { initializer(composite) }
+        // In a namespace, `init(archive:)` goes in the struct (an extension at file scope
+        // would see the app's types, not the namespace's), with the memberwise initializer.
+        let archiveInit: Bool
+        if case .topLevel = composite.origin, nested { archiveInit = true } else { archiveInit = false }
+        if isClass || access == .public || archiveInit { initializer(composite) }
+        if archiveInit {
+            line()
+            archiveInitializer(composite)
+        }
         if composite.properties.contains(where: { $0.name.name != $0.key }) {
             line()
             line("    enum CodingKeys: String, CodingKey {")
@@ -202,7 +212,7 @@ package struct SwiftEmitter {
             line("    ) {")
         }
         for property in composite.properties {
-            line("        self.\(property.name) = \(property.name)")
+            line("        self.\(label: property.name) = \(property.name)")
         }
         line("    }")
     }

@@ -24,8 +24,11 @@ package struct ClassSchema {
     var needsIdentity = false
 
     struct Field {
+        /// The merged type of the values, set once every instance is seen.
         var type: InferredType
         var presentCount: Int
+        /// Gathers the values' types while the archive is walked.
+        let merger: TypeMerger
     }
 
     /// The type of a property: optional when some instance lacks the key or holds nil.

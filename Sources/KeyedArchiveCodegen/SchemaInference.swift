@@ -17,6 +17,10 @@ package struct SchemaInference {
     private var memo: [Int: InferredType] = [:]
     /// Objects whose type is being worked out: meeting one again is a cycle.
     private var open: Set<Int> = []
+    /// What merging types cost (parts of types added): linear in the archive.
+    let work = TypeMerger.Work()
+    /// ``work``'s units so far.
+    package var workUnits: Int { work.units }
 
     package init(view: KeyedArchiveView, maxDepth: Int = ArchiveDecoder.Limits().maxDepth) {
         self.view = view
@@ -27,6 +31,10 @@ package struct SchemaInference {
         var top: [(key: String, type: InferredType)] = []
         for entry in view.topLevel {
             top.append((entry.key, try type(of: entry.value, depth: 0)))
+        }
+        // Each field's type, merged once from all its instances' values.
+        for (name, schema) in classes {
+            for (key, field) in schema.fields { classes[name]?.fields[key]?.type = try Self.checked(field.merger.result()) }
         }
         return ArchiveSchema(top: top, classes: classes)
     }
@@ -52,10 +60,15 @@ package struct SchemaInference {
         }
     }
 
+    /// The merged type of `values`; an object referenced again adds nothing new.
     private mutating func merged(_ values: [ArchivedValue], depth: Int) throws(CodegenError) -> InferredType {
-        var result = InferredType.unknown
-        for value in values { result = try Self.checked(result.merged(with: try type(of: value, depth: depth))) }
-        return result
+        let merger = TypeMerger(work: work)
+        var seen: Set<Int> = []
+        for value in values {
+            if case .reference(let index) = value, !seen.insert(index).inserted { continue }
+            merger.add(try type(of: value, depth: depth))
+        }
+        return try Self.checked(merger.result())
     }
 
     /// The most kinds of value one place may hold (enum cases), and the most parts an
@@ -129,9 +142,10 @@ package struct SchemaInference {
         classes[className] = schema
         for field in object.fields {
             let fieldType = try type(of: field.value, depth: depth + 1)
-            // Read again: the walk below may have added to this class's schema.
-            var current = classes[className]?.fields[field.key] ?? ClassSchema.Field(type: .unknown, presentCount: 0)
-            current.type = try Self.checked(current.type.merged(with: fieldType))
+            // Read again: the walk below may have added to this class's schema. The type is
+            // merged once all instances are seen (`infer()`).
+            var current = classes[className]?.fields[field.key] ?? ClassSchema.Field(type: .unknown, presentCount: 0, merger: TypeMerger(work: work))
+            current.merger.add(fieldType)
             if !fieldType.isOptional { current.presentCount += 1 }
             classes[className]?.fields[field.key] = current
         }
@@ -142,9 +156,13 @@ package struct SchemaInference {
     private mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(CodegenError) -> InferredType {
         let keyType = try merged(keys, depth: depth)
         var valueTypes: [InferredType] = []
-        for value in values { valueTypes.append(try type(of: value, depth: depth)) }
-        var valueType = InferredType.unknown
-        for type in valueTypes { valueType = try Self.checked(valueType.merged(with: type)) }
+        let merger = TypeMerger(work: work)
+        for value in values {
+            let type = try type(of: value, depth: depth)
+            valueTypes.append(type)
+            merger.add(type)
+        }
+        let valueType = try Self.checked(merger.result())
         guard case .oneOf = valueType.unwrapped, keyType == .string else {
             return .dictionary(key: keyType, value: valueType)
         }

@@ -91,7 +91,7 @@ struct CodegenLinearityTests {
         var disagreements = 0
         for _ in 0..<2_000 {
             let types = (0..<Int(random.next() % 5)).map { _ in type(0) }
-            let fold = types.reduce(InferredType.unknown) { $0.merged(with: $1) }
+            let fold = types.reduce(InferredType.unknown) { $0.pairwiseMerged(with: $1) }
             let merger = TypeMerger(work: TypeMerger.Work())
             for type in types { merger.add(type) }
             if merger.result() != fold {
@@ -101,4 +101,84 @@ struct CodegenLinearityTests {
         }
         #expect(disagreements == 0)
     }
+}
+
+/// The pairwise merge `keyedarchive swift` used before ``TypeMerger`` (and the rules it
+/// must still give): the oracle for `mergeAgreesWithFold`.
+extension InferredType {
+    /// The type of a place that holds values of both types.
+    func pairwiseMerged(with other: InferredType) -> InferredType {
+        switch (self, other) {
+        case (.unknown, _): return other
+        case (_, .unknown): return self
+        case (.optional(let a), _): return .optional(a.pairwiseMerged(with: other.unwrapped).unwrapped)
+        case (_, .optional(let b)): return .optional(pairwiseMerged(with: b).unwrapped)
+        default: break
+        }
+        if self == other { return self }
+        if let combined = Self.combine(self, other) { return combined }
+        return Self.union(members + other.members)
+    }
+
+    /// The members of a `oneOf`, or the type alone.
+    private var members: [InferredType] {
+        if case .oneOf(let members) = self { return members }
+        return [self]
+    }
+
+    /// Two types that one Swift type holds, or `nil` when they need an enum.
+    private static func combine(_ a: InferredType, _ b: InferredType) -> InferredType? {
+        switch (a, b) {
+        case (.value(.int), .value(.double)), (.value(.double), .value(.int)):
+            // Double reads integer storage; every archived integer below 2^53 is exact.
+            return .double
+        case (.value(.int), .value(.uint64)), (.value(.uint64), .value(.int)):
+            return .value(.uint64)
+        case (.array(let x), .array(let y)), (.array(let x), .set(let y)), (.set(let x), .array(let y)):
+            return .array(x.pairwiseMerged(with: y))
+        case (.set(let x), .set(let y)):
+            return .set(x.pairwiseMerged(with: y))
+        case (.dictionary(let k1, let v1), .dictionary(let k2, let v2)):
+            return .dictionary(key: k1.pairwiseMerged(with: k2), value: v1.pairwiseMerged(with: v2))
+        case (.record(let x), .record(let y)):
+            return .record(mergeRecords(x, y))
+        case (.record(let fields), .dictionary(let key, let value)), (.dictionary(let key, let value), .record(let fields)):
+            return .dictionary(key: key.pairwiseMerged(with: .string), value: fields.reduce(value) { $0.pairwiseMerged(with: $1.type) })
+        default:
+            return nil
+        }
+    }
+
+    /// The keys of both records; a key missing from one becomes optional.
+    static func mergeRecords(_ x: [RecordField], _ y: [RecordField]) -> [RecordField] {
+        var byKey: [String: RecordField] = [:]
+        for field in x { byKey[field.key] = field }
+        var seen: Set<String> = []
+        for field in y {
+            seen.insert(field.key)
+            if let existing = byKey[field.key] {
+                byKey[field.key] = RecordField(key: field.key, type: existing.type.pairwiseMerged(with: field.type),
+                                               isOptional: existing.isOptional || field.isOptional)
+            } else {
+                byKey[field.key] = RecordField(key: field.key, type: field.type, isOptional: true)
+            }
+        }
+        for field in x where !seen.contains(field.key) { byKey[field.key]?.isOptional = true }
+        return byKey.values.sorted { $0.key < $1.key }
+    }
+
+    /// A `oneOf` of `candidates`, each folded into a member it combines with.
+    private static func union(_ candidates: [InferredType]) -> InferredType {
+        var result: [InferredType] = []
+        for candidate in candidates {
+            if let index = result.firstIndex(where: { $0 == candidate || combine($0, candidate) != nil }) {
+                result[index] = result[index] == candidate ? candidate : combine(result[index], candidate) ?? candidate
+            } else {
+                result.append(candidate)
+            }
+        }
+        guard result.count > 1 else { return result.first ?? .unknown }
+        return .oneOf(result.sorted { $0.sortKey < $1.sortKey })
+    }
+
 }

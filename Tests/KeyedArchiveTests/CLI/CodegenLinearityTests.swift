@@ -70,7 +70,7 @@ struct CodegenLinearityTests {
 
     @Test("merging many types at once gives the pairwise fold's result, 2,000 random lists")
     func mergeAgreesWithFold() {
-        var random = SplitMix64(seed: 0xF01D)
+        var random = XMLPropertyListTests.SplitMix64(state: 0xF01D)
         func type(_ depth: Int) -> InferredType {
             switch random.next() % (depth > 2 ? 6 : 11) {
             case 0: return .int

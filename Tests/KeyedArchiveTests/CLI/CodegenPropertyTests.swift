@@ -12,7 +12,7 @@ import Testing
 struct CodegenPropertyTests {
     @Test("3,000 generated archives, seed 0x5EED")
     func generatedArchives() throws {
-        var random = SplitMix64(seed: 0x5EED)
+        var random = XMLPropertyListTests.SplitMix64(state: 0x5EED)
         var failures = 0
         var shapes = (classes: 0, unions: 0, measurements: 0, namespaced: 0)
         for round in 0..<3_000 {
@@ -137,19 +137,6 @@ enum GeneratedFileShape {
     }
 }
 
-/// A deterministic random number generator.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// Small keyed archives with hostile names everywhere: objects of a few classes with
 /// random fields, arrays, dictionaries, measurements, shared and nil values.
 enum RandomArchive {
@@ -160,7 +147,7 @@ enum RandomArchive {
         "root", "$$tag", "$class", "NS.string", "first name", "value", "value2", "Value", "CodingKeys", "init", "encode",
     ]
 
-    static func text(_ random: inout SplitMix64) -> String {
+    static func text(_ random: inout XMLPropertyListTests.SplitMix64) -> String {
         if random.next() % 3 != 0 { return pool[Int(random.next() % UInt64(pool.count))] }
         let ranges: [ClosedRange<UInt32>] = [0x0...0x7F, 0x80...0x2FF, 0x300...0x36F, 0x2000...0x206F, 0x3040...0x30FF, 0x1F600...0x1F64F, 0xFE00...0xFE2F]
         var scalars = String.UnicodeScalarView()
@@ -171,7 +158,7 @@ enum RandomArchive {
         return String(scalars)
     }
 
-    static func make(_ random: inout SplitMix64) -> Data {
+    static func make(_ random: inout XMLPropertyListTests.SplitMix64) -> Data {
         var objects: [PropertyListValue] = [.string("$null")]
         func add(_ value: PropertyListValue) -> PropertyListValue {
             objects.append(value)

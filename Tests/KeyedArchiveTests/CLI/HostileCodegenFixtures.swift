@@ -94,10 +94,7 @@ enum HostileCodegenFixtures {
     static func reservedNames() throws -> Data {
         let archiver = NSKeyedArchiver(requiringSecureCoding: false)
         let names = ["DecodingError", "Int128", "Data", "UnitLength", "String", "Codable", "Measurement"]
-        let objects: [CodegenTagged] = [
-            CodegenTaggedA(number: 1), CodegenTaggedB(number: 2), CodegenTaggedC(number: 3), CodegenTaggedD(number: 4),
-            CodegenTaggedE(number: 5), CodegenTaggedF(number: 6), CodegenTaggedG(number: 7),
-        ]
+        let objects = tagged()
         archiver.encode(NSDictionary(dictionary: [
             "items": NSArray(array: objects), "length": NSMeasurement(doubleValue: 2, unit: UnitLength.meters),
             "data": objects[2], "int": objects[1],
@@ -119,13 +116,18 @@ enum HostileCodegenFixtures {
     static func combiningNames() throws -> Data {
         let archiver = NSKeyedArchiver(requiringSecureCoding: false)
         let names = ["\u{301}Item", "\u{301}", "123", "$", "...", "\u{202E}Evil", "Ünïcödé"]
-        let objects: [CodegenTagged] = [
-            CodegenTaggedA(number: 1), CodegenTaggedB(number: 2), CodegenTaggedC(number: 3), CodegenTaggedD(number: 4),
-            CodegenTaggedE(number: 5), CodegenTaggedF(number: 6), CodegenTaggedG(number: 7),
-        ]
+        let objects = tagged()
         archiver.encode(NSArray(array: objects), forKey: "root")
         archiver.finishEncoding()
         return try renamed(archiver.encodedData, Dictionary(uniqueKeysWithValues: zip(objects.map(className), names)))
+    }
+
+    /// One object of each tagged class.
+    private static func tagged() -> [CodegenTagged] {
+        [
+            CodegenTaggedA(number: 1), CodegenTaggedB(number: 2), CodegenTaggedC(number: 3), CodegenTaggedD(number: 4),
+            CodegenTaggedE(number: 5), CodegenTaggedF(number: 6), CodegenTaggedG(number: 7),
+        ]
     }
 
     private static func className(_ object: AnyObject) -> String { String(describing: type(of: object)) }

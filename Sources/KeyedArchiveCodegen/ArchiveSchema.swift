@@ -29,6 +29,12 @@ package struct ClassSchema {
         var presentCount: Int
         /// Gathers the values' types while the archive is walked.
         let merger: TypeMerger
+
+        /// One instance's value has `type`.
+        mutating func record(_ type: InferredType) {
+            merger.add(type)
+            if !type.isOptional { presentCount += 1 }
+        }
     }
 
     /// The type of a property: optional when some instance lacks the key or holds nil.

@@ -142,12 +142,12 @@ package struct SchemaInference {
         classes[className] = schema
         for field in object.fields {
             let fieldType = try type(of: field.value, depth: depth + 1)
-            // Read again: the walk below may have added to this class's schema. The type is
-            // merged once all instances are seen (`infer()`).
-            var current = classes[className]?.fields[field.key] ?? ClassSchema.Field(type: .unknown, presentCount: 0, merger: TypeMerger(work: work))
-            current.merger.add(fieldType)
-            if !fieldType.isOptional { current.presentCount += 1 }
-            classes[className]?.fields[field.key] = current
+            // Updated in place (one hash of a key that may be long), after the walk above
+            // (which may have added to this class's schema). The type is merged once all
+            // instances are seen (`infer()`).
+            let work = work
+            classes[className, default: schema].fields[field.key, default: ClassSchema.Field(
+                type: .unknown, presentCount: 0, merger: TypeMerger(work: work))].record(fieldType)
         }
         return .object(className)
     }

@@ -255,7 +255,8 @@ struct ArchiveTreeRenderer {
             return line(depth, "\(label): \(title) = \(text)", to: &out)
         }
         line(depth, "\(label): \(title)", to: &out)
-        push(fields: object.fields.map { ($0.key, $0.value) }, depth: depth + 1)
+        let appKit = options.foundationSummaries ? view.appKitValue(of: object)?.fields : nil
+        push(fields: (appKit ?? object.fields).map { ($0.key, $0.value) }, depth: depth + 1)
     }
 
     /// The one-line form of a Foundation value class, or `nil` for collections.

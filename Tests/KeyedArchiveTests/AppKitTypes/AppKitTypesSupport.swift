@@ -33,17 +33,7 @@ func expectRewrittenAsArchived<T: Codable>(_ type: T.Type, _ path: String, _ ind
 
 /// An archive whose root is an object of class `className` with `fields` (inline values).
 func handMadeObject(_ className: String, _ fields: [PropertyListEntry]) -> Data {
-    let object = PropertyListValue.dictionary(fields + [PropertyListEntry(key: "$class", value: .uid(2))])
-    let classEntry = PropertyListValue.dictionary([
-        PropertyListEntry(key: "$classname", value: .string(className)),
-        PropertyListEntry(key: "$classes", value: .array([.string(className), .string("NSObject")])),
-    ])
-    return PropertyListValue.dictionary([
-        PropertyListEntry(key: "$version", value: .integer(100000)),
-        PropertyListEntry(key: "$archiver", value: .string("NSKeyedArchiver")),
-        PropertyListEntry(key: "$top", value: .dictionary([PropertyListEntry(key: "root", value: .uid(1))])),
-        PropertyListEntry(key: "$objects", value: .array([.string("$null"), object, classEntry])),
-    ]).propertyListData(format: .binary)
+    archive([.dictionary(fields + [PropertyListEntry(key: "$class", value: uid(2))]), classEntry(className)])
 }
 
 /// Decoding `T` from `data` throws a DecodingError whose message contains `text`.

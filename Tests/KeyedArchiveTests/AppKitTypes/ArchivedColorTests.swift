@@ -66,7 +66,7 @@ struct ArchivedColorTests {
           .requiresCorpus, arguments: [coreData, stanford, ogreKit, attributed, "apps/color-lists/DarkMailTopBar.clr"])
     func allColorsDecode(_ file: String) throws {
         let view = try KeyedArchiveView(data: try corpusData(file))
-        let colors = view.objects.filter { $0.classes.contains("NSColor") }
+        let colors = view.objects.filter { $0.className != nil && $0.classes.contains("NSColor") }
         #expect(!colors.isEmpty)
         for object in colors { _ = try corpusObject(ArchivedColor.self, file, object.index) }
     }

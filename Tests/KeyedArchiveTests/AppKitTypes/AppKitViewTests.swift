@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+@Suite("KeyedArchiveView.appKitValue and the tool's json/dump of AppKit values")
+struct AppKitViewTests {
+    @Test("The view interprets colours, fonts, paragraph styles and attributed text as the decoder does", .requiresCorpus)
+    func viewInterprets() throws {
+        let view = try KeyedArchiveView(data: try corpusData("apps/instruments/Protobuf.tracetemplate"))
+        #expect(view.appKitValue(of: view.objects[10]) == .font(ArchivedFont(name: "Helvetica", size: 12)))
+        #expect(view.appKitValue(of: view.objects[8]) == .paragraphStyle(ArchivedParagraphStyle(alignment: 4)))
+        guard case .attributedString(let text)? = view.appKitValue(of: view.objects[2]) else {
+            Issue.record("object 2 is not read as attributed text")
+            return
+        }
+        #expect(text == (try corpusObject(ArchivedAttributedString.self, "apps/instruments/Protobuf.tracetemplate", 2)))
+        #expect(view.appKitValue(of: view.objects[3]) == nil)   // an NSMutableString
+        let colors = try KeyedArchiveView(data: try corpusData("apps/color-lists/Stanford.clr"))
+        guard case .color(let color)? = colors.appKitValue(of: colors.objects[52]) else {
+            Issue.record("object 52 is not read as a colour")
+            return
+        }
+        #expect(color.hexRGBA == "#8C1515FF")
+        #expect(ArchivedAppKitValue.color(color).fields.map(\.key) == ["space", "components", "alpha", "hex"])
+    }
+
+    @Test("A malformed colour is not interpreted (its fields are shown instead)")
+    func malformed() throws {
+        let view = try KeyedArchiveView(data: handMadeObject("NSColor", [
+            PropertyListEntry(key: "NSColorSpace", value: .integer(1)),
+            PropertyListEntry(key: "NSRGB", value: .data(Data("nan 0 0".utf8))),
+        ]))
+        #expect(view.appKitValue(of: view.objects[1]) == nil)
+    }
+
+    @Test("keyedarchive json and dump show a colour as its space, components and hex", .requiresCorpus)
+    func tool() throws {
+        let file = CLI.corpusFile("apple/nskeyedunarchiver-rs/NSMutableAttributedString.plist")
+        let json = try CLI.run(["json", file])
+        #expect(json.status == 0)
+        #expect(json.stdout.contains("\"hex\""))
+        #expect(json.stdout.contains("#FF0000FF"))
+        #expect(json.stdout.contains("sRGB"))
+        let dump = try CLI.run(["dump", file])
+        #expect(dump.status == 0)
+        #expect(dump.stdout.contains("#FF0000FF"))
+    }
+}

@@ -215,7 +215,13 @@ enum FoundationMapping {
             }
             return .countedSet(items)
         default:
-            return nil
+            // Colours, fonts and paragraph styles, as the library interprets them.
+            switch view.appKitValue(of: object) {
+            case .color?: return .value(.archivedColor)
+            case .font?: return .value(.archivedFont)
+            case .paragraphStyle?: return .value(.archivedParagraphStyle)
+            default: return nil
+            }
         }
     }
 

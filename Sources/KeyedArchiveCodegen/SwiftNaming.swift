@@ -43,7 +43,8 @@ package enum SwiftNaming {
         "NSRange", "NSObject", "NSCoding", "NSCoder", "NSSecureCoding", "NSKeyedArchiver", "NSKeyedUnarchiver",
         // The library's public types.
         "ArchiveEncoder", "ArchiveStore", "ArchivedField", "ArchivedObject", "ArchivedValue", "KeyedArchiveView",
-        "NSCodingObject",
+        "NSCodingObject", "ArchivedColor", "ArchivedColorSpace", "ArchivedFont", "ArchivedParagraphStyle",
+        "ArchivedTextTab", "ArchivedAttributedString", "ArchivedTextAttribute", "ArchivedAppKitValue",
     ])
 
     /// The type name for an archived class: module prefix dropped (`MyApp.Note`, or the

@@ -71,6 +71,9 @@ package struct FoundationType: Hashable, Sendable {
     package static let cgSize = FoundationType("CGSize")
     package static let cgRect = FoundationType("CGRect")
     package static let nsRange = FoundationType("NSRange")
+    package static let archivedColor = FoundationType("ArchivedColor")
+    package static let archivedFont = FoundationType("ArchivedFont")
+    package static let archivedParagraphStyle = FoundationType("ArchivedParagraphStyle")
     /// A measurement whose unit is no Foundation dimension class listed in ``unitNames``.
     package static let measurement = FoundationType("Measurement<Dimension>", base: "Measurement")
 
@@ -96,6 +99,6 @@ package struct FoundationType: Hashable, Sendable {
     /// must not take any of them.
     static let names: Set<String> = Set([
         bool, int, uint64, int128, uint128, double, string, data, date, url, uuid, decimal, indexSet, indexPath,
-        timeZone, locale, cgPoint, cgSize, cgRect, nsRange,
+        timeZone, locale, cgPoint, cgSize, cgRect, nsRange, archivedColor, archivedFont, archivedParagraphStyle,
     ].map(\.baseName) + unitNames + ["Measurement", "Dimension"])
 }

@@ -20,17 +20,19 @@ public enum ArchivedAppKitValue: Sendable, Hashable {
     /// NSAttributedString and its subclasses.
     case attributedString(ArchivedAttributedString)
 
-    /// The most objects an interpreted value may span (itself and what it refers to);
-    /// larger ones are not interpreted, so interpreting every object of a view costs time
-    /// linear in the view's size.
+    /// The most objects an interpreted value may span (itself and what it refers to), and
+    /// the most string and data bytes they may hold (an ICC profile is 3 to 5 KB); larger
+    /// values are not interpreted, so interpreting one object costs bounded time and
+    /// interpreting every object of a view costs time linear in the view's size.
     static let maxObjects = 1024
+    static let maxBytes = 64 * 1024
 }
 
 extension KeyedArchiveView {
     /// The AppKit or UIKit value an object stands for, when its class chain holds
     /// `NSColor`/`UIColor`, `NSFont`/`UIFont`, `NSParagraphStyle` or `NSAttributedString`
     /// and its fields have that class's layout (see <doc:AppKitAndUIKitValues>); `nil`
-    /// otherwise, or when the value spans more than 1,024 objects.
+    /// otherwise, or when the value spans more than 1,024 objects or 64 KiB of strings and data.
     ///
     /// ```swift
     /// if case .font(let font)? = view.appKitValue(of: view.objects[10]) { print(font.name, font.size) }
@@ -52,13 +54,21 @@ extension KeyedArchiveView {
     }
 
     /// An archive holding object `root` and every object it reaches, renumbered from 1;
-    /// nil when they are more than ``ArchivedAppKitValue/maxObjects``.
+    /// nil when they are more than ``ArchivedAppKitValue/maxObjects`` or hold more than
+    /// ``ArchivedAppKitValue/maxBytes`` of strings and data.
     private func subgraphArchive(rootedAt root: Int) -> Data? {
         var newIndex: [Int: UInt64] = [root: 1]
         var order = [root]
         var cursor = 0
+        var bytes = 0
         func visit(_ value: ArchivedValue) -> Bool {
             switch value {
+            case .string(let text):
+                bytes += text.utf8.count
+                return bytes <= ArchivedAppKitValue.maxBytes
+            case .data(let data):
+                bytes += data.count
+                return bytes <= ArchivedAppKitValue.maxBytes
             case .reference(let index):
                 guard index < objects.count else { return false }
                 if newIndex[index] == nil {

@@ -33,6 +33,20 @@ struct AppKitViewTests {
         #expect(view.appKitValue(of: view.objects[1]) == nil)
     }
 
+    @Test("A value holding more than 64 KiB of data is not interpreted, so shared large data costs bounded time")
+    func bounded() throws {
+        let big = archive([
+            dict(["NSColorSpace": .integer(1), "NSRGB": .data(Data("1 0 0".utf8)), "NSComponents": .data(Data("1 0 0 1".utf8)),
+                  "NSCustomColorSpace": uid(3), "$class": uid(2)]),
+            classEntry("NSColor"),
+            dict(["NSID": .integer(7), "NSICC": .data(Data(count: 70_000)), "$class": uid(4)]),
+            classEntry("NSColorSpace"),
+        ])
+        let view = try KeyedArchiveView(data: big)
+        #expect(view.appKitValue(of: view.objects[1]) == nil)
+        #expect(try ArchiveDecoder().decode(ArchivedColor.self, from: big).colorSpace?.iccProfile?.count == 70_000)
+    }
+
     @Test("keyedarchive json and dump show a colour as its space, components and hex", .requiresCorpus)
     func tool() throws {
         let file = CLI.corpusFile("apple/nskeyedunarchiver-rs/NSMutableAttributedString.plist")
@@ -44,5 +58,14 @@ struct AppKitViewTests {
         let dump = try CLI.run(["dump", file])
         #expect(dump.status == 0)
         #expect(dump.stdout.contains("#FF0000FF"))
+    }
+
+    @Test("keyedarchive swift types colour and font fields as ArchivedColor and ArchivedFont", .requiresCorpus)
+    func swiftUsesValueTypes() throws {
+        let result = try CLI.run(["swift", CLI.corpusFile("apps/core-data-model/CoreDataBooks-layout")])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains(": ArchivedColor"))
+        #expect(result.stdout.contains(": ArchivedFont"))
+        #expect(!result.stdout.contains("struct ArchivedNSColor"))
     }
 }

@@ -137,4 +137,21 @@ struct ArchivedColorTests {
             try ArchiveEncoder().encode(ArchivedColor(space: .deviceRGB, components: [1, .nan, 0], alpha: 1))
         }
     }
+
+    /// The shape `keyedarchive swift` generates for CoreDataBooks-layout's fill style.
+    struct FillStyle: Codable {
+        var fillColor: ArchivedColor
+        var gradientColor: ArchivedColor
+        enum CodingKeys: String, CodingKey {
+            case fillColor = "XDFillColor"
+            case gradientColor = "XDGradientColor"
+        }
+    }
+
+    @Test("Colour properties of an app's own class decode (CoreDataBooks-layout object 12)", .requiresCorpus)
+    func asProperty() throws {
+        let style = try corpusObject(FillStyle.self, Self.coreData, 12)
+        #expect(style.fillColor.space == .calibratedRGB && style.fillColor.components.count == 3)
+        #expect(style.gradientColor.space == .calibratedRGB)
+    }
 }

@@ -80,4 +80,20 @@ struct ArchivedAttributedStringTests {
     func hostileRuns(_ bytes: [UInt8], _ message: String) throws {
         expectDecodingError(ArchivedAttributedString.self, from: try Self.withInfo(bytes), mentioning: message)
     }
+
+    @Test("Attribute dictionaries are read once each and counted against the decoder's work budget")
+    func workBudget() throws {
+        // 2,000 runs with 2,000 distinct dictionaries: reading them takes more than 500
+        // visits, so that limit stops the read; runs are built from the table read once.
+        let runs = (0..<2_000).map { ArchivedAttributedString.Run(range: $0..<($0 + 1), attributes: ["NSKern": .number(Double($0))]) }
+        let data = try ArchiveEncoder().encode(ArchivedAttributedString(string: String(repeating: "x", count: 2_000), runs: runs))
+        #expect(try ArchiveDecoder().decode(ArchivedAttributedString.self, from: data).runs == runs)
+        let decoder = ArchiveDecoder()
+        decoder.limits = .init(maxObjectVisits: 500)
+        #expect {
+            try decoder.decode(ArchivedAttributedString.self, from: data)
+        } throws: { error in
+            decodingErrorMessage(error)?.contains("maxObjectVisits") == true
+        }
+    }
 }

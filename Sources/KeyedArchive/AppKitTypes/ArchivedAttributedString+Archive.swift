@@ -101,8 +101,12 @@ extension ArchivedTextAttribute: _ArchiveSpecialDecodable {
 
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedTextAttribute {
         guard let chain = try decoder.archivedClass(of: slot, at: path()) else {
+            // A plain value: a number, a string, a boolean (as 0 or 1); data and the like are
+            // kept as an unreadable value rather than failing the whole text.
             if let number = try? decoder.unbox(Double.self, from: slot, at: path()) { return .number(number) }
-            return .string(try decoder.unbox(String.self, from: slot, at: path()))
+            if let text = try? decoder.unbox(String.self, from: slot, at: path()) { return .string(text) }
+            if let flag = try? decoder.unbox(Bool.self, from: slot, at: path()) { return .number(flag ? 1 : 0) }
+            return .other(className: "plain value")
         }
         if chain.contains(anyOf: ["NSColor", "UIColor"]) { return .color(try decoder.unbox(ArchivedColor.self, from: slot, at: path())) }
         if chain.contains(anyOf: ["NSFont", "UIFont"]) { return .font(try decoder.unbox(ArchivedFont.self, from: slot, at: path())) }

@@ -80,6 +80,7 @@ public enum ArchivedTextAttribute: Sendable, Hashable, Codable {
     case string(String)
     /// A number (`NSKern`, `NSUnderline`, `NSBaselineOffset`…).
     case number(Double)
-    /// An object of another class, kept by class name only; it cannot be encoded.
+    /// An object of another class, kept by class name only (`plain value` for plain data
+    /// and dates); it cannot be encoded.
     case other(className: String)
 }

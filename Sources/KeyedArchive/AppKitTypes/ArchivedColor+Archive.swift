@@ -153,6 +153,10 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
                                   .data(ColorComponentText.format(alpha == 1 ? components : components + [alpha], terminated: true)))
             }
         }
+        if space == .custom && colorSpace == nil {
+            throw EncodingError.invalidValue(self, EncodingError.Context(
+                codingPath: path().path, debugDescription: "A colour in a custom space needs its colorSpace (identifier or ICC profile) to be archived"))
+        }
         let legacy = approximation ?? components
         let code = switch legacy.count {
         case 1: 3

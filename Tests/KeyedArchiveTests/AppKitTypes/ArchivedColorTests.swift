@@ -136,6 +136,9 @@ struct ArchivedColorTests {
         #expect(throws: EncodingError.self) {
             try ArchiveEncoder().encode(ArchivedColor(space: .deviceRGB, components: [1, .nan, 0], alpha: 1))
         }
+        #expect(throws: EncodingError.self) {
+            try ArchiveEncoder().encode(ArchivedColor(space: .custom, components: [1, 0, 0], alpha: 1))
+        }
     }
 
     /// The shape `keyedarchive swift` generates for CoreDataBooks-layout's fill style.

@@ -36,6 +36,7 @@ extension ArchivedColor.Space {
         case .genericGray: return "genericGray"
         case .custom: return "custom"
         case .catalog: return "catalog"
+        case .pattern: return "pattern"
         }
     }
 }

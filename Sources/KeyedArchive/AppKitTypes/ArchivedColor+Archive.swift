@@ -20,7 +20,7 @@ extension ArchivedColor.Space {
         case .calibratedWhite: return 3
         case .deviceWhite: return 4
         case .deviceCMYK: return 5
-        case .sRGB, .genericGray, .custom, .catalog: return nil
+        case .sRGB, .genericGray, .custom, .catalog, .pattern: return nil
         }
     }
 
@@ -42,7 +42,7 @@ extension ArchivedColor.Space {
         case .calibratedRGB, .deviceRGB, .sRGB: return 3
         case .calibratedWhite, .deviceWhite, .genericGray: return 1
         case .deviceCMYK: return 4
-        case .custom, .catalog: return nil
+        case .custom, .catalog, .pattern: return nil
         }
     }
 
@@ -70,6 +70,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
                                                  fallback: try fields.value(ArchivedColor.self, "NSColor")),
                                  components: [], alpha: 1)
         }
+        if code == 10 { return ArchivedColor(space: .pattern, components: [], alpha: 1) }
         guard let space = Space(appKitCode: code), let count = space.componentCount else {
             throw fields.corrupted("NSColor has the unknown NSColorSpace \(code)")
         }
@@ -152,6 +153,10 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
                 fields.box.append(key: encoder.table.keyID(Space.textKey(forCode: code)),
                                   .data(ColorComponentText.format(alpha == 1 ? components : components + [alpha], terminated: true)))
             }
+        }
+        if space == .pattern {
+            throw EncodingError.invalidValue(self, EncodingError.Context(
+                codingPath: path().path, debugDescription: "A pattern colour is kept without its image and cannot be archived"))
         }
         if space == .custom && colorSpace == nil {
             throw EncodingError.invalidValue(self, EncodingError.Context(

@@ -41,6 +41,9 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         /// A named colour of a catalog (`NSColorSpace` 6): catalog and colour name, and the
         /// colour it stands for when the catalog is not available.
         case catalog(catalog: String, name: String, fallback: ArchivedColor?)
+        /// A pattern colour (`NSColorSpace` 10): kept opaque, its `NSImage` is not read, and
+        /// it cannot be encoded.
+        case pattern
     }
 
     /// The colour space of ``components``.
@@ -72,7 +75,7 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
     }
 
     /// `#RRGGBBAA` for a colour in an RGB or white space with components in 0…1
-    /// (white repeats its one component); `nil` for CMYK, catalog and custom colours.
+    /// (white repeats its one component); `nil` for CMYK, catalog, custom and pattern colours.
     ///
     /// ```swift
     /// ArchivedColor(space: .sRGB, components: [1, 0.5, 0], alpha: 1).hexRGBA   // "#FF8000FF"
@@ -86,7 +89,7 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         case .calibratedWhite, .deviceWhite, .genericGray:
             guard components.count == 1 else { return nil }
             rgb = [components[0], components[0], components[0]]
-        case .deviceCMYK, .custom, .catalog:
+        case .deviceCMYK, .custom, .catalog, .pattern:
             return nil
         }
         var text = "#"

@@ -118,6 +118,14 @@ struct ArchivedColorTests {
         expectDecodingError(ArchivedColor.self, from: data, mentioning: "NSRGB")
     }
 
+    @Test("NSColorSpace 10: a pattern colour reads as an opaque .pattern and is refused when encoding")
+    func pattern() throws {
+        let data = handMadeObject("NSColor", [PropertyListEntry(key: "NSColorSpace", value: .integer(10))])
+        let color = try ArchiveDecoder().decode(ArchivedColor.self, from: data)
+        #expect(color.space == .pattern && color.hexRGBA == nil)
+        #expect(throws: EncodingError.self) { try ArchiveEncoder().encode(color) }
+    }
+
     @Test("An unknown NSColorSpace and a UIKit NaN component throw")
     func unknownSpace() {
         expectDecodingError(ArchivedColor.self, from: handMadeObject("NSColor", [

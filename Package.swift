@@ -15,9 +15,12 @@ let package = Package(
         // The command-line tool: `swift run keyedarchive --help`.
         .executableTarget(
             name: "keyedarchive",
-            dependencies: ["KeyedArchive"],
+            dependencies: ["KeyedArchive", "KeyedArchiveCodegen"],
             path: "Sources/keyedarchive"
         ),
+        // `keyedarchive swift`'s generator (schema inference, naming, Swift emission), a target of
+        // its own so that the tests reach it. Not a product.
+        .target(name: "KeyedArchiveCodegen", dependencies: ["KeyedArchive"], path: "Sources/KeyedArchiveCodegen"),
         // Benchmarks: `swift run -c release keyedarchive-benchmark`.
         .executableTarget(
             name: "keyedarchive-benchmark",
@@ -51,7 +54,7 @@ let package = Package(
         .target(name: "SanitizerDefaults", path: "Tests/SanitizerDefaults"),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "HostileArchives", "SanitizerDefaults"],
+            dependencies: ["KeyedArchive", "KeyedArchiveCodegen", "HostileArchives", "SanitizerDefaults"],
             path: "Tests/KeyedArchiveTests",
             exclude: ["CLI/Snapshots", "Hostile/Crashers", "Corpus/reachable_strings.py"]
         ),

@@ -265,7 +265,8 @@ struct ArchiveTreeRenderer {
             return push(fields: added.map { ($0.key, $0.value) }, depth: depth + 1)
         }
         line(depth, "\(label): \(title)", to: &out)
-        push(fields: object.fields.map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
+        let appKit = options.foundationSummaries ? view.appKitValue(of: object)?.fields : nil
+        push(fields: (appKit ?? object.fields).map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
     }
 
     /// The one-line form of a Foundation value class, or `nil` for collections.

@@ -1,4 +1,5 @@
 import KeyedArchive
+import KeyedArchiveCodegen
 
 /// `keyedarchive swift FILE`: Codable types for the classes an archive holds.
 enum SwiftCommand: ToolCommand {
@@ -40,20 +41,32 @@ enum SwiftCommand: ToolCommand {
             with an init(archive:) that decodes each. The header comment shows the line \
             that decodes the archive. The output depends only on the archive, so it can \
             be committed and compared.
+
+            --namespace Legacy wraps every declaration in 'enum Legacy { ... }', \
+            UnknownValue included, so that several generated files live in one module \
+            next to the app's own types.
+
+            Text from the archive (keys, class names) and the file name reach the code \
+            only as string literals, comments or sanitised identifiers, and types only \
+            as the types the file declares or a fixed list of standard-library and \
+            Foundation types: an archive cannot add code of its own. Generated names \
+            never shadow the standard library's or Foundation's types (a class named \
+            Data becomes ArchivedData).
             """,
         arguments: [.file],
         options: [
             .option("root-name", value: "name", help: "The name of the root type (default: Root)."),
             .option("access", value: "level", choices: SwiftEmitter.Access.allCases.map(\.rawValue),
                     help: "The access level of the declarations: internal (the default, unwritten) or public."),
+            .option("namespace", value: "name", help: "Wrap every declaration in 'enum <name> { ... }' (default: none)."),
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
-        let rootName = arguments.value("root-name") ?? "Root"
-        guard SwiftNaming.isIdentifier(rootName), rootName.first?.isLetter == true,
-              !SwiftNaming.reservedTypeNames.contains(rootName) else {
-            throw ToolError("'\(rootName)' cannot be the root type's name: it must be a Swift identifier, not a keyword or a type the generated code uses")
+        let rootName = try typeName(arguments.value("root-name") ?? "Root", for: "the root type's name")
+        let namespace = try arguments.value("namespace").map { name throws(ToolError) in try typeName(name, for: "a namespace") }
+        if let namespace, namespace == rootName {
+            throw ToolError("the namespace and the root type need different names")
         }
         // Validated by the parser against `Access.allCases`.
         let access = SwiftEmitter.Access(rawValue: arguments.value("access") ?? "internal") ?? .internal
@@ -65,13 +78,22 @@ enum SwiftCommand: ToolCommand {
         } catch {
             throw ToolError(file: input.name, error.message)
         }
-        let declarations = SwiftDeclarations(schema: schema, rootName: rootName)
+        let declarations = SwiftDeclarations(schema: schema, rootName: rootName, namespace: namespace)
         let source = input.name == "<stdin>" ? "standard input" : lastComponent(input.name)
         var emitter = SwiftEmitter(declarations: declarations, access: access, source: source)
         var out = OutputBuffer()
-        out.append(emitter.emit())
+        out.append(emitter.emit().text)
         out.flush()
         return ExitStatus.success
+    }
+
+    /// A type name given on the command line: a Swift identifier as written, not a keyword
+    /// and no name the generated code uses.
+    private static func typeName(_ text: String, for role: String) throws(ToolError) -> SwiftIdentifier {
+        guard let name = SwiftNaming.validTypeName(text) else {
+            throw ToolError("'\(text)' cannot be \(role): it must be a Swift identifier, not a keyword or a type the generated code uses")
+        }
+        return name
     }
 
     /// The file name without its folders, so that the output does not depend on where the

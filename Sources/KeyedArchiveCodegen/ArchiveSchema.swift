@@ -2,7 +2,7 @@ import KeyedArchive
 
 /// What `keyedarchive swift` knows about an archive: the type of each top-level value and
 /// the fields of every archived class reachable from `$top`.
-struct ArchiveSchema {
+package struct ArchiveSchema {
     /// The `$top` entries, in file order, with the keys as stored.
     var top: [(key: String, type: InferredType)]
     /// The archived classes that become generated types, by `$classname`.
@@ -10,7 +10,7 @@ struct ArchiveSchema {
 }
 
 /// The fields seen over every instance of one archived class.
-struct ClassSchema {
+package struct ClassSchema {
     /// `$classname`.
     let name: String
     /// `$classes`, most specific first.
@@ -24,8 +24,17 @@ struct ClassSchema {
     var needsIdentity = false
 
     struct Field {
+        /// The merged type of the values, set once every instance is seen.
         var type: InferredType
         var presentCount: Int
+        /// Gathers the values' types while the archive is walked.
+        let merger: TypeMerger
+
+        /// One instance's value has `type`.
+        mutating func record(_ type: InferredType) {
+            merger.add(type)
+            if !type.isOptional { presentCount += 1 }
+        }
     }
 
     /// The type of a property: optional when some instance lacks the key or holds nil.
@@ -34,4 +43,11 @@ struct ClassSchema {
         if field.presentCount < instanceCount, !field.type.isOptional { return .optional(field.type) }
         return field.type
     }
+}
+
+/// Why `keyedarchive swift` refuses an archive (too deep, too many kinds of value at one place…).
+package struct CodegenError: Error {
+    package let message: String
+
+    init(_ message: String) { self.message = message }
 }

@@ -10,41 +10,49 @@ import KeyedArchive
 /// for `json` and `dump`); every other class becomes a generated
 /// type whose properties are the union of the keys of its instances. Nesting deeper than
 /// ``ArchiveDecoder/Limits``' default depth is refused: the decoder would refuse it too.
-struct SchemaInference {
+package struct SchemaInference {
     let view: KeyedArchiveView
     let maxDepth: Int
     private var classes: [String: ClassSchema] = [:]
     private var memo: [Int: InferredType] = [:]
     /// Objects whose type is being worked out: meeting one again is a cycle.
     private var open: Set<Int> = []
+    /// What merging types cost (parts of types added): linear in the archive.
+    let work = TypeMerger.Work()
+    /// ``work``'s units so far.
+    package var workUnits: Int { work.units }
 
-    init(view: KeyedArchiveView, maxDepth: Int = ArchiveDecoder.Limits().maxDepth) {
+    package init(view: KeyedArchiveView, maxDepth: Int = ArchiveDecoder.Limits().maxDepth) {
         self.view = view
         self.maxDepth = maxDepth
     }
 
-    mutating func infer() throws(ToolError) -> ArchiveSchema {
+    package mutating func infer() throws(CodegenError) -> ArchiveSchema {
         var top: [(key: String, type: InferredType)] = []
         for entry in view.topLevel {
             top.append((entry.key, try type(of: entry.value, depth: 0)))
         }
+        // Each field's type, merged once from all its instances' values.
+        for (name, schema) in classes {
+            for (key, field) in schema.fields { classes[name]?.fields[key]?.type = try Self.checked(field.merger.result()) }
+        }
         return ArchiveSchema(top: top, classes: classes)
     }
 
-    private mutating func type(of value: ArchivedValue, depth: Int) throws(ToolError) -> InferredType {
+    private mutating func type(of value: ArchivedValue, depth: Int) throws(CodegenError) -> InferredType {
         guard depth <= maxDepth else {
-            throw ToolError("the object graph is nested more than \(maxDepth) levels deep, more than ArchiveDecoder reads by default (Limits.maxDepth)")
+            throw CodegenError("the object graph is nested more than \(maxDepth) levels deep, more than ArchiveDecoder reads by default (Limits.maxDepth)")
         }
         switch value {
         case .null: return .optional(.unknown)
         case .string: return .string
         case .integer: return .int
-        case .unsignedInteger(let number): return number <= UInt64(Int.max) ? .int : .value("UInt64")
-        case .wideInteger(let number): return .value(number.isNegative ? "Int128" : "UInt128")
+        case .unsignedInteger(let number): return number <= UInt64(Int.max) ? .int : .value(.uint64)
+        case .wideInteger(let number): return .value(number.isNegative ? .int128 : .uint128)
         case .real: return .double
         case .bool: return .bool
-        case .data: return .value("Data")
-        case .date: return .value("Date")
+        case .data: return .value(.data)
+        case .date: return .value(.date)
         case .array(let items): return .array(try merged(items, depth: depth + 1))
         case .dictionary(let fields):
             return .dictionary(key: .string, value: try merged(fields.map(\.value), depth: depth + 1))
@@ -52,10 +60,15 @@ struct SchemaInference {
         }
     }
 
-    private mutating func merged(_ values: [ArchivedValue], depth: Int) throws(ToolError) -> InferredType {
-        var result = InferredType.unknown
-        for value in values { result = try Self.checked(result.merged(with: try type(of: value, depth: depth))) }
-        return result
+    /// The merged type of `values`; an object referenced again adds nothing new.
+    private mutating func merged(_ values: [ArchivedValue], depth: Int) throws(CodegenError) -> InferredType {
+        let merger = TypeMerger(work: work)
+        var seen: Set<Int> = []
+        for value in values {
+            if case .reference(let index) = value, !seen.insert(index).inserted { continue }
+            merger.add(try type(of: value, depth: depth))
+        }
+        return try Self.checked(merger.result())
     }
 
     /// The most kinds of value one place may hold (enum cases), and the most parts an
@@ -64,17 +77,17 @@ struct SchemaInference {
     static let maxKinds = 256
     static let maxParts = 20_000
 
-    private static func checked(_ type: InferredType) throws(ToolError) -> InferredType {
+    private static func checked(_ type: InferredType) throws(CodegenError) -> InferredType {
         if case .oneOf(let members) = type.unwrapped, members.count > maxKinds {
-            throw ToolError("one place in the archive holds values of more than \(maxKinds) different types")
+            throw CodegenError("one place in the archive holds values of more than \(maxKinds) different types")
         }
         if type.partCount(limit: maxParts + 1) > maxParts {
-            throw ToolError("the types inferred for the archive's dictionaries have more than \(maxParts) parts (dictionaries shared at every level?)")
+            throw CodegenError("the types inferred for the archive's dictionaries have more than \(maxParts) parts (dictionaries shared at every level?)")
         }
         return type
     }
 
-    private mutating func object(_ index: Int, depth: Int) throws(ToolError) -> InferredType {
+    private mutating func object(_ index: Int, depth: Int) throws(CodegenError) -> InferredType {
         guard index < view.objects.count else { return .unknown }
         let object = view.objects[index]
         if let plain = object.plainValue { return try type(of: plain, depth: depth) }
@@ -97,7 +110,7 @@ struct SchemaInference {
         return result
     }
 
-    private mutating func classify(_ object: ArchivedObject, depth: Int) throws(ToolError) -> InferredType {
+    private mutating func classify(_ object: ArchivedObject, depth: Int) throws(CodegenError) -> InferredType {
         guard let className = object.className else { return .unknown }  // a class entry used as a value
         // The classes only the decoder reads as Swift values come first: NSCountedSet is
         // an NSSet to the library's interpretation, but a `[T: Int]` to the decoder.
@@ -116,11 +129,11 @@ struct SchemaInference {
             case .dictionary(let keys, let values):
                 return try dictionary(keys: keys, values: values, depth: depth + 1)
             case .string: return .string
-            case .data: return .value("Data")
-            case .date: return .value("Date")
-            case .url: return .value("URL")
-            case .uuid: return .value("UUID")
-            case .decimal: return .value("Decimal")
+            case .data: return .value(.data)
+            case .date: return .value(.date)
+            case .url: return .value(.url)
+            case .uuid: return .value(.uuid)
+            case .decimal: return .value(.decimal)
             case .null: return .optional(.unknown)
             }
         }
@@ -129,26 +142,31 @@ struct SchemaInference {
         classes[className] = schema
         for field in object.fields {
             let fieldType = try type(of: field.value, depth: depth + 1)
-            // Read again: the walk below may have added to this class's schema.
-            var current = classes[className]?.fields[field.key] ?? ClassSchema.Field(type: .unknown, presentCount: 0)
-            current.type = try Self.checked(current.type.merged(with: fieldType))
-            if !fieldType.isOptional { current.presentCount += 1 }
-            classes[className]?.fields[field.key] = current
+            // Updated in place (one hash of a key that may be long), after the walk above
+            // (which may have added to this class's schema). The type is merged once all
+            // instances are seen (`infer()`).
+            let work = work
+            classes[className, default: schema].fields[field.key, default: ClassSchema.Field(
+                type: .unknown, presentCount: 0, merger: TypeMerger(work: work))].record(fieldType)
         }
         return .object(className)
     }
 
     /// `[K: V]`, or a record when every key is a string and the values differ in type.
-    private mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(ToolError) -> InferredType {
+    private mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(CodegenError) -> InferredType {
         var keyType = try merged(keys, depth: depth)
         // An archived class is not `Hashable`, so it cannot key a Swift dictionary (Core Data
         // keys one by `XDGraphicID` objects): the key is left to the reader (`String`), and
         // decoding names the key's class if it has no text.
         if case .object = keyType.unwrapped { keyType = .unknown }
         var valueTypes: [InferredType] = []
-        for value in values { valueTypes.append(try type(of: value, depth: depth)) }
-        var valueType = InferredType.unknown
-        for type in valueTypes { valueType = try Self.checked(valueType.merged(with: type)) }
+        let merger = TypeMerger(work: work)
+        for value in values {
+            let type = try type(of: value, depth: depth)
+            valueTypes.append(type)
+            merger.add(type)
+        }
+        let valueType = try Self.checked(merger.result())
         guard case .oneOf = valueType.unwrapped, keyType == .string else {
             return .dictionary(key: keyType, value: valueType)
         }
@@ -166,33 +184,32 @@ struct SchemaInference {
 /// object becomes a generated type.
 enum FoundationMapping {
     enum Kind {
-        /// A Swift type spelled as written.
-        case value(String)
+        /// A standard-library or Foundation type.
+        case value(FoundationType)
         /// NSCountedSet: its distinct objects, read with their counts as `[T: Int]`.
         case countedSet([ArchivedValue])
     }
 
     static func kind(of object: ArchivedObject, in view: KeyedArchiveView) -> Kind? {
         switch object.className {
-        case "NSIndexSet", "NSMutableIndexSet": return .value("IndexSet")
-        case "NSIndexPath": return .value("IndexPath")
-        case "NSAttributedString", "NSMutableAttributedString": return .value("String")
-        case "NSTimeZone": return .value("TimeZone")
-        case "NSLocale": return .value("Locale")
+        case "NSIndexSet", "NSMutableIndexSet": return .value(.indexSet)
+        case "NSIndexPath": return .value(.indexPath)
+        case "NSAttributedString", "NSMutableAttributedString": return .value(.string)
+        case "NSTimeZone": return .value(.timeZone)
+        case "NSLocale": return .value(.locale)
         case "NSMeasurement":
-            var unit = "Dimension"
-            if case .reference(let index)? = object["NS.unit"], index < view.objects.count,
-               let name = view.objects[index].className, name.hasPrefix("NSUnit"), name.count > 6 {
-                unit = String(name.dropFirst(2))
+            var unitClass: String?
+            if case .reference(let index)? = object["NS.unit"], index < view.objects.count {
+                unitClass = view.objects[index].className
             }
-            return .value("Measurement<\(unit)>")
+            return .value(.measurement(unitClass: unitClass))
         case "NSValue":
             // NS.special: which C struct the value holds (Foundation's NSValue coding).
             switch view.plainValue(object["NS.special"]) {
-            case .integer(1)?, .unsignedInteger(1)?: return .value("CGPoint")
-            case .integer(2)?, .unsignedInteger(2)?: return .value("CGSize")
-            case .integer(3)?, .unsignedInteger(3)?: return .value("CGRect")
-            case .integer(4)?, .unsignedInteger(4)?: return .value("NSRange")
+            case .integer(1)?, .unsignedInteger(1)?: return .value(.cgPoint)
+            case .integer(2)?, .unsignedInteger(2)?: return .value(.cgSize)
+            case .integer(3)?, .unsignedInteger(3)?: return .value(.cgRect)
+            case .integer(4)?, .unsignedInteger(4)?: return .value(.nsRange)
             default: return nil
             }
         case "NSCountedSet":
@@ -202,7 +219,13 @@ enum FoundationMapping {
             }
             return .countedSet(items)
         default:
-            return nil
+            // Colours, fonts and paragraph styles, as the library interprets them.
+            switch view.appKitValue(of: object) {
+            case .color?: return .value(.archivedColor)
+            case .font?: return .value(.archivedFont)
+            case .paragraphStyle?: return .value(.archivedParagraphStyle)
+            default: return nil
+            }
         }
     }
 

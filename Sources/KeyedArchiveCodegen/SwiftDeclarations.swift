@@ -1,0 +1,291 @@
+/// The declarations `keyedarchive swift` writes, planned from an ``ArchiveSchema``: names
+/// chosen, types spelled, struct or class decided. Every name is a ``SwiftIdentifier`` and
+/// every type a ``SwiftType``; text from the archive is kept as it is, for the emitter's
+/// literal and comment builders.
+package struct SwiftDeclarations {
+    /// Where a record or enum is used, for its doc comment.
+    package enum Place: Hashable, Sendable {
+        /// The value under a `$top` key.
+        case topLevel(key: String)
+        /// A property (or enum case) of a declared type.
+        case member(owner: SwiftIdentifier, name: SwiftIdentifier)
+    }
+
+    /// A struct or final class: an archived class, a record (NSDictionary of mixed
+    /// values) or the top-level values.
+    package struct Composite {
+        package enum Origin {
+            case archivedClass(name: String, superclasses: [String], instances: Int)
+            case record(usedAt: Place)
+            /// `$top` without a `root` key: each property decodes under its stored key
+            /// (by key: `$0` is stored `$$0` when Foundation escaped it).
+            case topLevel(storedKeys: [String: String])
+        }
+        package struct Property {
+            package let name: SwiftIdentifier
+            package let key: String
+            package let type: SwiftType
+            package let isOptional: Bool
+        }
+        package let name: SwiftIdentifier
+        package let origin: Origin
+        package var properties: [Property]
+        /// Whether the archive shares or cycles through its objects (else a class only
+        /// because the type holds itself).
+        package var isClass: Bool
+        package var holdsItself = false
+        package var isPlain = false
+    }
+
+    /// An enum with a case per kind of value found at one place.
+    package struct Union {
+        package struct Case {
+            package let name: SwiftIdentifier
+            package let type: SwiftType
+            /// The `$classname` of an archived-class case, matched against
+            /// `decoder.archivedClassNames` before any probing.
+            package var archivedClass: String? = nil
+            /// Whether the class is matched by its full name: another case's class has the
+            /// same name once module prefixes are dropped.
+            package var matchesFullName = false
+        }
+        package let name: SwiftIdentifier
+        package let usedAt: Place
+        package var cases: [Case]
+        package var isIndirect = false
+        package var isPlain = false
+    }
+
+    package enum RootShape {
+        /// `typealias Root = T`, decoded from top-level key `key`.
+        case alias(type: SwiftType, key: String)
+        /// `struct Root`, declared among ``composites``.
+        case composite(key: String?)
+        /// `$top` is empty.
+        case empty
+    }
+
+    package let rootName: SwiftIdentifier
+    /// `enum Namespace { … }` around every declaration, or nil.
+    package let namespace: SwiftIdentifier?
+    package var root: RootShape = .empty
+    package var composites: [Composite] = []
+    package var unions: [Union] = []
+    package var usesUnknown = false
+    package static let unknownName = SwiftIdentifier(fixed: "UnknownValue")
+
+    private var classNames: [String: SwiftIdentifier] = [:]
+    private var schema: ArchiveSchema
+    private var taken: Set<String> = []
+    private var structuralNames: [InferredType: SwiftIdentifier] = [:]
+    /// Records and unions named but not yet declared.
+    private var pending: [(InferredType, SwiftIdentifier, Place)] = []
+
+    package init(schema: ArchiveSchema, rootName: SwiftIdentifier, namespace: SwiftIdentifier? = nil) {
+        self.schema = schema
+        self.rootName = rootName
+        self.namespace = namespace
+        taken.insert(rootName.name)
+        if let namespace { taken.insert(namespace.name) }
+        for className in schema.classes.keys.sorted() {
+            classNames[className] = SwiftNaming.unique(SwiftNaming.typeName(forClass: className), in: &taken)
+        }
+        planRoot()
+        let byName = classNames.sorted { $0.value < $1.value }
+        for (className, _) in byName {
+            guard let classSchema = schema.classes[className] else { continue }
+            composites.append(composite(for: classSchema))
+        }
+        var next = 0
+        while next < pending.count {
+            let (type, name, usedAt) = pending[next]
+            next += 1
+            declare(type, name: name, usedAt: usedAt)
+        }
+        pending = []
+        decideIdentity()
+        decidePlainness()
+        composites.sort { $0.name < $1.name }
+        unions.sort { $0.name < $1.name }
+    }
+
+    // MARK: - Root
+
+    private mutating func planRoot() {
+        let top = schema.top
+        if let entry = top.first(where: { $0.key == "root" }) ?? (top.count == 1 ? top.first : nil) {
+            if case .record(let fields) = entry.type.unwrapped, !entry.type.isOptional {
+                composites.append(Composite(name: rootName, origin: .record(usedAt: .topLevel(key: entry.key)),
+                                            properties: properties(of: fields, owner: rootName), isClass: false))
+                structuralNames[entry.type] = rootName
+                root = .composite(key: entry.key)
+            } else {
+                root = .alias(type: spell(entry.type, context: rootName.name, place: .topLevel(key: entry.key)), key: entry.key)
+            }
+            return
+        }
+        guard !top.isEmpty else { return }
+        // Several top-level keys and no `root`: a struct of them. Foundation escapes a key
+        // that starts with `$` by doubling it, so `$$0` is the key `$0`.
+        var storedKeys: [String: String] = [:]
+        let fields = top.map { entry in
+            let key = entry.key.hasPrefix("$$") ? String(entry.key.dropFirst()) : entry.key
+            storedKeys[key] = entry.key
+            return InferredType.RecordField(key: key, type: entry.type.unwrapped, isOptional: entry.type.isOptional)
+        }
+        composites.append(Composite(name: rootName, origin: .topLevel(storedKeys: storedKeys),
+                                    properties: properties(of: fields, owner: rootName, sortedByKey: true), isClass: false))
+        root = .composite(key: nil)
+    }
+
+    // MARK: - Composites
+
+    private mutating func composite(for classSchema: ClassSchema) -> Composite {
+        let name = classNames[classSchema.name] ?? Self.unknownName
+        let fields = classSchema.fields.keys.map { key in
+            let type = classSchema.propertyType(key)
+            return InferredType.RecordField(key: key, type: type.unwrapped, isOptional: type.isOptional)
+        }
+        return Composite(
+            name: name,
+            origin: .archivedClass(name: classSchema.name, superclasses: Array(classSchema.chain.dropFirst()),
+                                   instances: classSchema.instanceCount),
+            properties: properties(of: fields, owner: name), isClass: classSchema.needsIdentity)
+    }
+
+    /// Properties named from keys, their types spelled; sorted by name, or by key.
+    private mutating func properties(of fields: [InferredType.RecordField], owner: SwiftIdentifier, sortedByKey: Bool = false) -> [Composite.Property] {
+        var names: Set<String> = []
+        var named: [(name: SwiftIdentifier, field: InferredType.RecordField)] = []
+        for field in fields.sorted(by: { SwiftNaming.naturalLess($0.key, $1.key) }) {
+            named.append((SwiftNaming.unique(SwiftNaming.propertyName(forKey: field.key), in: &names), field))
+        }
+        if !sortedByKey { named.sort { $0.name < $1.name } }
+        return named.map { entry in
+            let context = owner.name + SwiftNaming.upperFirst(entry.name.name)
+            return Composite.Property(name: entry.name, key: entry.field.key,
+                                      type: spell(entry.field.type, context: context, place: .member(owner: owner, name: entry.name)),
+                                      isOptional: entry.field.isOptional)
+        }
+    }
+
+    // MARK: - Spelling types
+
+    /// The Swift type for `type`; records and enums met for the first time are named
+    /// after `context` (the owner and property) and queued for declaration.
+    private mutating func spell(_ type: InferredType, context: String, place: Place) -> SwiftType {
+        switch type {
+        case .unknown:
+            usesUnknown = true
+            return .declared(Self.unknownName)
+        case .value(let foundation): return .foundation(foundation)
+        case .object(let className):
+            if let name = classNames[className] { return .declared(name) }
+            usesUnknown = true
+            return .declared(Self.unknownName)
+        case .array(let element): return .array(spell(element, context: context + "Element", place: place))
+        case .set(let element):
+            let spelled = spell(element, context: context + "Element", place: place)
+            return isHashable(element) ? .set(spelled) : .array(spelled)
+        case .dictionary(let key, let value):
+            let keyType = key == .unknown ? .foundation(.string) : spell(key, context: context + "Key", place: place)
+            return .dictionary(key: keyType, value: spell(value, context: context + "Value", place: place))
+        case .optional(let wrapped): return .optional(spell(wrapped, context: context, place: place))
+        case .record, .oneOf:
+            if let known = structuralNames[type] { return .declared(known) }
+            let name = SwiftNaming.unique(SwiftNaming.typeName(composed: context), in: &taken)
+            structuralNames[type] = name
+            pending.append((type, name, place))
+            return .declared(name)
+        }
+    }
+
+    private mutating func declare(_ type: InferredType, name: SwiftIdentifier, usedAt: Place) {
+        switch type {
+        case .record(let fields):
+            composites.append(Composite(name: name, origin: .record(usedAt: usedAt),
+                                        properties: properties(of: fields, owner: name), isClass: false))
+        case .oneOf(let members):
+            var caseNames: Set<String> = []
+            let ordered = members.sorted { tryOrder($0) < tryOrder($1) }
+            var cases: [Union.Case] = []
+            var shortNames: [String: Int] = [:]
+            for member in ordered {
+                if case .object(let className) = member { shortNames[Self.shortName(className), default: 0] += 1 }
+            }
+            for member in ordered {
+                let base = baseCaseName(member)
+                let caseName = SwiftNaming.unique(base, in: &caseNames)
+                let spelled = spell(member, context: name.name + SwiftNaming.upperFirst(base.name), place: .member(owner: name, name: caseName))
+                var item = Union.Case(name: caseName, type: spelled)
+                if case .object(let className) = member {
+                    item.archivedClass = className
+                    item.matchesFullName = shortNames[Self.shortName(className), default: 0] > 1
+                }
+                cases.append(item)
+            }
+            unions.append(Union(name: name, usedAt: usedAt, cases: cases))
+        default:
+            break
+        }
+    }
+
+    /// A class name without its module prefix: `MyApp.Note` → `Note`.
+    package static func shortName(_ className: String) -> String {
+        String(className.split(separator: ".").last ?? Substring(className))
+    }
+
+    private func baseCaseName(_ type: InferredType) -> SwiftIdentifier {
+        switch type {
+        case .value(let foundation): return SwiftNaming.caseName(forType: foundation.baseName)
+        case .object(let className): return SwiftNaming.caseName(forType: classNames[className]?.name ?? "object")
+        case .array: return SwiftIdentifier(fixed: "array")
+        case .set: return SwiftIdentifier(fixed: "set")
+        case .dictionary: return SwiftIdentifier(fixed: "dictionary")
+        case .record: return SwiftIdentifier(fixed: "record")
+        default: return SwiftIdentifier(fixed: "value")
+        }
+    }
+
+    /// The order in which an enum tries its cases: objects with the most required
+    /// properties first, then values whose storage no later case would also read.
+    private func tryOrder(_ type: InferredType) -> String {
+        switch type {
+        case .object(let className):
+            let required = schema.classes[className].map { s in s.fields.keys.filter { !s.propertyType($0).isOptional }.count } ?? 0
+            return "0" + String(1_000_000 - min(required, 999_999)) + className
+        case .record(let fields):
+            return "1" + String(1_000_000 - min(fields.filter { !$0.isOptional }.count, 999_999))
+        case .dictionary: return "2"
+        case .array, .set: return "3" + type.sortKey
+        case .value(let foundation):
+            switch foundation {
+            case .string: return "5"
+            case .url, .uuid: return "6" + foundation.spelling
+            case .int, .uint64: return "7" + foundation.spelling
+            case .double: return "8"
+            case .bool: return "9"
+            case .decimal: return "A"
+            default: return "4" + foundation.spelling  // Foundation objects: Date, Data, IndexSet…
+            }
+        default: return "B" + type.sortKey
+        }
+    }
+
+    static let plainValueTypes: Set<FoundationType> = [
+        .bool, .int, .uint64, .double, .string, .data, .date, .url, .uuid, .decimal, .indexSet, .indexPath, .timeZone, .locale,
+    ]
+
+    /// Whether values of `type` can be set elements (before any type is declared).
+    private func isHashable(_ type: InferredType) -> Bool {
+        switch type {
+        case .unknown: return true
+        case .value(let foundation): return Self.plainValueTypes.contains(foundation)
+        case .object: return false
+        case .array(let inner), .set(let inner), .optional(let inner): return isHashable(inner)
+        case .dictionary(let key, let value): return isHashable(key) && isHashable(value)
+        case .record(let fields): return fields.allSatisfy { isHashable($0.type) }
+        case .oneOf(let members): return members.allSatisfy(isHashable)
+        }
+    }
+}

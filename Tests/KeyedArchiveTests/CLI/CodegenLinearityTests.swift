@@ -1,0 +1,184 @@
+import Foundation
+import KeyedArchive
+@testable import KeyedArchiveCodegen
+import Testing
+
+/// `keyedarchive swift`'s type inference costs work linear in the archive, counted (parts
+/// of types merged), not timed; and the linear merge gives what the pairwise fold gives.
+@Suite("Codegen: linear type inference")
+struct CodegenLinearityTests {
+    /// Sized families of valid shallow archives that the pairwise fold made quadratic.
+    enum Family: String, CaseIterable {
+        /// An array of dictionaries, each with a key of its own and a shared one: one record that grows.
+        case recordKeys
+        /// The same dictionaries, each in an array of its own.
+        case nestedRecordKeys
+        /// Objects of one class, each with a field of its own.
+        case classFields
+        /// One object referenced from every array slot.
+        case sharedObject
+    }
+
+    static func archive(_ family: Family, count: Int) -> Data {
+        var objects: [PropertyListValue] = [.string("$null")]
+        func add(_ value: PropertyListValue) -> PropertyListValue {
+            objects.append(value)
+            return .uid(UInt64(objects.count - 1))
+        }
+        func entry(_ key: String, _ value: PropertyListValue) -> PropertyListEntry { PropertyListEntry(key: key, value: value) }
+        func classEntry(_ name: String) -> PropertyListValue {
+            add(.dictionary([entry("$classname", .string(name)), entry("$classes", .array([.string(name), .string("NSObject")]))]))
+        }
+        let arrayClass = classEntry("NSArray")
+        let dictionaryClass = classEntry("NSDictionary")
+        let itemClass = classEntry("Item")
+        let shared = add(.string("shared"))
+        var items: [PropertyListValue] = []
+        for index in 0..<count {
+            let record = add(.dictionary([entry("$class", dictionaryClass),
+                                          entry("NS.keys", .array([add(.string("k\(index)")), shared])),
+                                          entry("NS.objects", .array([.integer(Int64(index)), shared]))]))
+            switch family {
+            case .recordKeys: items.append(record)
+            case .nestedRecordKeys: items.append(add(.dictionary([entry("$class", arrayClass), entry("NS.objects", .array([record]))])))
+            case .classFields: items.append(add(.dictionary([entry("$class", itemClass), entry("f\(index)", .integer(1)), entry("name", shared)])))
+            case .sharedObject: items.append(items.first ?? record)
+            }
+        }
+        let root = add(.dictionary([entry("$class", arrayClass), entry("NS.objects", .array(items))]))
+        return PropertyListValue.dictionary([
+            entry("$archiver", .string("NSKeyedArchiver")), entry("$version", .integer(100_000)),
+            entry("$top", .dictionary([entry("root", root)])), entry("$objects", .array(objects)),
+        ]).propertyListData(format: .binary)
+    }
+
+    static func work(_ data: Data) throws -> Int {
+        var inference = SchemaInference(view: try KeyedArchiveView(data: data))
+        _ = try inference.infer()
+        return inference.workUnits
+    }
+
+    @Test("work grows with the archive, not its square", arguments: Family.allCases)
+    func linear(family: Family) throws {
+        let small = Self.archive(family, count: 1_000), large = Self.archive(family, count: 4_000)
+        let smallWork = try Self.work(small), largeWork = try Self.work(large)
+        #expect(smallWork > 0)
+        // 4× the input: at most 4.5× the work (quadratic would be 16×).
+        #expect(Double(largeWork) <= 4.5 * Double(smallWork), "\(smallWork) → \(largeWork)")
+        #expect(largeWork <= large.count, "\(largeWork) units for \(large.count) bytes")
+    }
+
+    @Test("merging many types at once gives the pairwise fold's result, 2,000 random lists")
+    func mergeAgreesWithFold() {
+        var random = XMLPropertyListTests.SplitMix64(state: 0xF01D)
+        func type(_ depth: Int) -> InferredType {
+            switch random.next() % (depth > 2 ? 6 : 11) {
+            case 0: return .int
+            case 1: return .double
+            case 2: return .string
+            case 3: return .unknown
+            case 4: return .object(["A", "B"][Int(random.next() % 2)])
+            case 5: return .optional(.unknown)
+            case 6: return .array(type(depth + 1))
+            case 7: return .set(type(depth + 1))
+            case 8: return .dictionary(key: .string, value: type(depth + 1))
+            case 9: return .optional(type(depth + 1).unwrapped)
+            default:
+                let keys = ["a", "b", "c"].filter { _ in random.next() % 2 == 0 }
+                return .record(keys.map { InferredType.RecordField(key: $0, type: type(depth + 1).unwrapped, isOptional: random.next() % 3 == 0) })
+            }
+        }
+        var disagreements = 0
+        for _ in 0..<2_000 {
+            let types = (0..<Int(random.next() % 5)).map { _ in type(0) }
+            let fold = types.reduce(InferredType.unknown) { $0.pairwiseMerged(with: $1) }
+            let merger = TypeMerger(work: TypeMerger.Work())
+            for type in types { merger.add(type) }
+            if merger.result() != fold {
+                disagreements += 1
+                if disagreements <= 3 { Issue.record("\(types) → fold \(fold), merger \(merger.result())") }
+            }
+        }
+        #expect(disagreements == 0)
+    }
+}
+
+/// The pairwise merge `keyedarchive swift` used before ``TypeMerger`` (and the rules it
+/// must still give): the oracle for `mergeAgreesWithFold`.
+extension InferredType {
+    /// The type of a place that holds values of both types.
+    func pairwiseMerged(with other: InferredType) -> InferredType {
+        switch (self, other) {
+        case (.unknown, _): return other
+        case (_, .unknown): return self
+        case (.optional(let a), _): return .optional(a.pairwiseMerged(with: other.unwrapped).unwrapped)
+        case (_, .optional(let b)): return .optional(pairwiseMerged(with: b).unwrapped)
+        default: break
+        }
+        if self == other { return self }
+        if let combined = Self.combine(self, other) { return combined }
+        return Self.union(members + other.members)
+    }
+
+    /// The members of a `oneOf`, or the type alone.
+    private var members: [InferredType] {
+        if case .oneOf(let members) = self { return members }
+        return [self]
+    }
+
+    /// Two types that one Swift type holds, or `nil` when they need an enum.
+    private static func combine(_ a: InferredType, _ b: InferredType) -> InferredType? {
+        switch (a, b) {
+        case (.value(.int), .value(.double)), (.value(.double), .value(.int)):
+            // Double reads integer storage; every archived integer below 2^53 is exact.
+            return .double
+        case (.value(.int), .value(.uint64)), (.value(.uint64), .value(.int)):
+            return .value(.uint64)
+        case (.array(let x), .array(let y)), (.array(let x), .set(let y)), (.set(let x), .array(let y)):
+            return .array(x.pairwiseMerged(with: y))
+        case (.set(let x), .set(let y)):
+            return .set(x.pairwiseMerged(with: y))
+        case (.dictionary(let k1, let v1), .dictionary(let k2, let v2)):
+            return .dictionary(key: k1.pairwiseMerged(with: k2), value: v1.pairwiseMerged(with: v2))
+        case (.record(let x), .record(let y)):
+            return .record(mergeRecords(x, y))
+        case (.record(let fields), .dictionary(let key, let value)), (.dictionary(let key, let value), .record(let fields)):
+            return .dictionary(key: key.pairwiseMerged(with: .string), value: fields.reduce(value) { $0.pairwiseMerged(with: $1.type) })
+        default:
+            return nil
+        }
+    }
+
+    /// The keys of both records; a key missing from one becomes optional.
+    static func mergeRecords(_ x: [RecordField], _ y: [RecordField]) -> [RecordField] {
+        var byKey: [String: RecordField] = [:]
+        for field in x { byKey[field.key] = field }
+        var seen: Set<String> = []
+        for field in y {
+            seen.insert(field.key)
+            if let existing = byKey[field.key] {
+                byKey[field.key] = RecordField(key: field.key, type: existing.type.pairwiseMerged(with: field.type),
+                                               isOptional: existing.isOptional || field.isOptional)
+            } else {
+                byKey[field.key] = RecordField(key: field.key, type: field.type, isOptional: true)
+            }
+        }
+        for field in x where !seen.contains(field.key) { byKey[field.key]?.isOptional = true }
+        return byKey.values.sorted { $0.key < $1.key }
+    }
+
+    /// A `oneOf` of `candidates`, each folded into a member it combines with.
+    private static func union(_ candidates: [InferredType]) -> InferredType {
+        var result: [InferredType] = []
+        for candidate in candidates {
+            if let index = result.firstIndex(where: { $0 == candidate || combine($0, candidate) != nil }) {
+                result[index] = result[index] == candidate ? candidate : combine(result[index], candidate) ?? candidate
+            } else {
+                result.append(candidate)
+            }
+        }
+        guard result.count > 1 else { return result.first ?? .unknown }
+        return .oneOf(result.sorted { $0.sortKey < $1.sortKey })
+    }
+
+}

@@ -91,6 +91,29 @@ final class CodegenRecord: NSObject, NSCoding {
     }
 }
 
+/// A tree node whose children point back to it: `parent` and `children`, as a view's
+/// superview and subviews.
+final class CodegenNode: NSObject, NSCoding {
+    let name: String
+    let children: [CodegenNode]
+    weak var parent: CodegenNode?
+
+    init(name: String, children: [CodegenNode] = []) {
+        self.name = name
+        self.children = children
+        super.init()
+        for child in children { child.parent = self }
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(children as NSArray, forKey: "children")
+        coder.encode(parent, forKey: "parent")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
 enum CodegenFixtures {
     /// The archives, by file name.
     static func all() throws -> [(name: String, data: Data)] {
@@ -103,6 +126,8 @@ enum CodegenFixtures {
             ("foundation-dictionaries.archive", try dictionaries()),
             ("foundation-top-keys.archive", try topKeys()),
             ("foundation-one-key.archive", try oneKey()),
+            ("foundation-tree.archive", try archive(tree())),
+            ("foundation-tree-from-leaf.archive", try treeFromLeaf()),
         ]
     }
 
@@ -116,6 +141,23 @@ enum CodegenFixtures {
         let grace = CodegenPerson(name: "Grace", age: 85)
         grace.friend = ada
         return try archive(NSArray(array: [ada, grace, ada]))
+    }
+
+    /// A root with two children, the first with a child of its own: every node but the
+    /// root has a `parent`. (Archived from a leaf, the nodes above it are held only by
+    /// `parent` edges.)
+    static func tree() -> CodegenNode {
+        CodegenNode(name: "root", children: [
+            CodegenNode(name: "a", children: [CodegenNode(name: "a1")]),
+            CodegenNode(name: "b"),
+        ])
+    }
+
+    /// ``tree()`` archived from its leaf `a1`: `a` and `root` are reached only through
+    /// `parent`.
+    static func treeFromLeaf() throws -> Data {
+        let root = tree()
+        return try withExtendedLifetime(root) { try archive(root.children[0].children[0]) }
     }
 
     /// Ada and Grace are each other's friend.

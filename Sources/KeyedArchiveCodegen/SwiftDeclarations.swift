@@ -44,6 +44,9 @@ package struct SwiftDeclarations {
         /// A final class that adopts `ArchiveReferenceCodable`: its objects take part in
         /// cycles (``SwiftDeclarations/decideTwoPhase()``).
         package var isTwoPhase = false
+        /// A class used as a dictionary key: `Hashable` by identity, as `NSDictionary`
+        /// compares the key objects it holds.
+        package var isKeyClass = false
     }
 
     /// An enum with a case per kind of value found at one place.

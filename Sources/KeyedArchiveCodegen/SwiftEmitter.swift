@@ -124,6 +124,7 @@ package struct SwiftEmitter {
         line()
         var conformances: [SwiftCode] = [composite.isTwoPhase ? "ArchiveReferenceCodable" : "Codable"]
         if composite.isPlain { conformances += ["Hashable", "Sendable"] }
+        if composite.isKeyClass { conformances.append("Hashable") }
         var archivedName: String?
         var superclasses: [String]?
         switch composite.origin {
@@ -156,6 +157,12 @@ package struct SwiftEmitter {
             if let superclasses {
                 line("    \(modifier)static let archivedSuperclassNames = [\(SwiftCode.joined(superclasses.map(SwiftCode.literal), separator: ", "))]")
             }
+            line()
+        }
+        if composite.isKeyClass {
+            line("    /// Equal when identical: the archive's dictionary compares its key objects so.")
+            line("    \(modifier)static func == (lhs: \(composite.name), rhs: \(composite.name)) -> Bool { lhs === rhs }")
+            line("    \(modifier)func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }")
             line()
         }
         if composite.isTwoPhase {

@@ -81,6 +81,14 @@ struct CodegenCyclesTests {
         #expect(try CLI.run(["swift", CLI.corpusFile(file)]).stdout == result.stdout, "deterministic")
     }
 
+    @Test("a class used as a dictionary key is Hashable by identity", .requiresCorpus)
+    func classAsDictionaryKey() throws {
+        let result = try CLI.run(["swift", CLI.corpusFile("apps/core-data-model/CoreDataBooks-layout")])
+        #expect(result.stdout.contains("    var mappings: [XDGraphicID: Int]\n"))
+        #expect(result.stdout.contains("final class XDGraphicID: Codable, Hashable {\n"))
+        #expect(result.stdout.contains("    static func == (lhs: XDGraphicID, rhs: XDGraphicID) -> Bool { lhs === rhs }\n"))
+    }
+
     @Test("owner and delegate keys, with or without `_` and `NS`")
     func backEdgeKeys() {
         for key in ["parent", "superview", "_owner", "delegate", "nextResponder", "NSNextResponder", "NSSuperview", "__parent"] {

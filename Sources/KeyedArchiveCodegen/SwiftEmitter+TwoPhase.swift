@@ -26,12 +26,7 @@ extension SwiftEmitter {
         line()
         line("    \(modifier)init() {}")
         line()
-        line("    enum CodingKeys: String, CodingKey {")
-        for property in composite.properties {
-            let raw: SwiftCode = property.name.name == property.key ? "" : " = \(SwiftCode.literal(property.key))"
-            line("        case \(property.name)\(raw)")
-        }
-        line("    }")
+        codingKeys(composite)
         line()
         line("    \(modifier)func decodeFields(from decoder: any Decoder) throws {")
         if composite.properties.isEmpty {

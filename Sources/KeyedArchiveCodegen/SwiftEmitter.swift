@@ -188,14 +188,19 @@ package struct SwiftEmitter {
         }
         if composite.properties.contains(where: { $0.name.name != $0.key }) {
             line()
-            line("    enum CodingKeys: String, CodingKey {")
-            for property in composite.properties {
-                let raw: SwiftCode = property.name.name == property.key ? "" : " = \(SwiftCode.literal(property.key))"
-                line("        case \(property.name)\(raw)")
-            }
-            line("    }")
+            codingKeys(composite)
         }
         line("}")
+    }
+
+    /// `enum CodingKeys`: a case per property, with its key where the name differs.
+    mutating func codingKeys(_ composite: SwiftDeclarations.Composite) {
+        line("    enum CodingKeys: String, CodingKey {")
+        for property in composite.properties {
+            let raw: SwiftCode = property.name.name == property.key ? "" : " = \(SwiftCode.literal(property.key))"
+            line("        case \(property.name)\(raw)")
+        }
+        line("    }")
     }
 
     /// A place, for a doc comment: `` `$top.root` `` or `` `Owner.name` ``.

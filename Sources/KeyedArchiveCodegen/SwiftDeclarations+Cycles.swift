@@ -54,20 +54,23 @@ extension SwiftDeclarations {
 
     /// A property of a two-phase class is `weak` when it holds one object of a two-phase
     /// class on the same cycle and either its key names an owner or delegate
-    /// (``backEdgeKeys``), or that class holds an array or set of this one (`parent` and
-    /// `children`). The archive must then show that every object such a property refers
+    /// (``backEdgeKeys``), or that class holds an array or set of this one and each object
+    /// it refers to lists the object in a collection (`parent` and `children`). The archive must then show that every object such a property refers
     /// to is also held strongly from the decoded root (``WeakEdgeProof``); a property for
     /// which it cannot stays strong.
     mutating func decideWeakEdges() {
         let byName = Dictionary(composites.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
         var candidates: [WeakEdgeProof.Edge: (composite: Int, property: Int)] = [:]
+        var pairOnly: Set<WeakEdgeProof.Edge> = []
         for (index, composite) in composites.enumerated() where composite.isTwoPhase {
             guard let className = composite.archivedClassName, case .archivedClass = composite.origin else { continue }
             for (slot, property) in composite.properties.enumerated() {
                 guard case .declared(let target) = property.type, let other = byName[target], other.isTwoPhase,
                       cycleComponents[target] == cycleComponents[composite.name], other.archivedClassName != nil,
                       Self.isBackEdgeKey(property.key) || other.holdsCollection(of: composite.name) else { continue }
-                candidates[WeakEdgeProof.Edge(className: className, key: property.key)] = (index, slot)
+                let edge = WeakEdgeProof.Edge(className: className, key: property.key)
+                candidates[edge] = (index, slot)
+                if !Self.isBackEdgeKey(property.key) { pairOnly.insert(edge) }
             }
         }
         guard !candidates.isEmpty else { return }
@@ -77,7 +80,7 @@ extension SwiftDeclarations {
         } else {
             roots = schema.view.topLevel.map(\.value)
         }
-        let weak = WeakEdgeProof(view: schema.view, candidates: Set(candidates.keys)).provenWeak(from: roots)
+        let weak = WeakEdgeProof(view: schema.view, candidates: Set(candidates.keys), pairOnly: pairOnly).provenWeak(from: roots)
         for edge in weak {
             guard let (index, slot) = candidates[edge] else { continue }
             composites[index].properties[slot].isWeak = true

@@ -40,6 +40,15 @@ struct CodegenCyclesTests {
         #expect(code.contains("        self.parent = try container.decodeIfPresent(CodegenNode.self, forKey: .parent)\n"))
     }
 
+    @Test("the single side of a pair is weak only where the object lists this one: `menu` yes, `submenu` no")
+    func pairMembership() throws {
+        let code = try generate("foundation-menus.archive")
+        #expect(code.contains("final class CodegenMenuItem: ArchiveReferenceCodable, ArchivedClass {\n"))
+        #expect(code.contains("    weak var menu: CodegenMenu?\n"))
+        #expect(code.contains("    var submenu: CodegenMenu?\n"))
+        #expect(code.contains("    var items: [CodegenMenuItem] = []\n"))
+    }
+
     @Test("a weak edge never loses its object: from a leaf, `parent` is all that holds the nodes above")
     func parentOwnsWhenDecodedFromLeaf() throws {
         let code = try generate("foundation-tree-from-leaf.archive")

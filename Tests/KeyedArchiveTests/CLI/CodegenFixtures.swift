@@ -114,6 +114,44 @@ final class CodegenNode: NSObject, NSCoding {
     required init?(coder: NSCoder) { nil }
 }
 
+/// A menu whose items point back to it (`menu`), and may open a submenu (`submenu`, which
+/// is no back edge though menus hold items).
+final class CodegenMenu: NSObject, NSCoding {
+    let title: String
+    var items: [CodegenMenuItem] = []
+
+    init(title: String) { self.title = title }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(title as NSString, forKey: "title")
+        coder.encode(items as NSArray, forKey: "items")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
+final class CodegenMenuItem: NSObject, NSCoding {
+    let title: String
+    weak var menu: CodegenMenu?
+    var submenu: CodegenMenu?
+
+    init(title: String, in menu: CodegenMenu, submenu: CodegenMenu? = nil) {
+        self.title = title
+        self.menu = menu
+        self.submenu = submenu
+        super.init()
+        menu.items.append(self)
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(title as NSString, forKey: "title")
+        coder.encode(menu, forKey: "menu")
+        coder.encode(submenu, forKey: "submenu")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
 enum CodegenFixtures {
     /// The archives, by file name.
     static func all() throws -> [(name: String, data: Data)] {
@@ -128,6 +166,7 @@ enum CodegenFixtures {
             ("foundation-one-key.archive", try oneKey()),
             ("foundation-tree.archive", try archive(tree())),
             ("foundation-tree-from-leaf.archive", try treeFromLeaf()),
+            ("foundation-menus.archive", try menus()),
         ]
     }
 
@@ -158,6 +197,17 @@ enum CodegenFixtures {
     static func treeFromLeaf() throws -> Data {
         let root = tree()
         return try withExtendedLifetime(root) { try archive(root.children[0].children[0]) }
+    }
+
+    /// A main menu with two items, one of which opens a submenu with one item; the array
+    /// `[main, submenu]` holds both menus.
+    static func menus() throws -> Data {
+        let main = CodegenMenu(title: "Main")
+        let submenu = CodegenMenu(title: "Edit")
+        _ = CodegenMenuItem(title: "Copy", in: submenu)
+        _ = CodegenMenuItem(title: "About", in: main)
+        _ = CodegenMenuItem(title: "Edit", in: main, submenu: submenu)
+        return try archive(NSArray(array: [main, submenu]))
     }
 
     /// Ada and Grace are each other's friend.

@@ -7,6 +7,14 @@ package struct ArchiveSchema {
     var top: [(key: String, type: InferredType)]
     /// The archived classes that become generated types, by `$classname`.
     var classes: [String: ClassSchema]
+    /// The archive, for what the types alone cannot tell (which back edges may be `weak`).
+    let view: KeyedArchiveView
+
+    /// The `$top` entry the generated `Root` decodes: `root`, or the only entry; nil when
+    /// `Root` is a struct of every entry.
+    var rootEntry: (key: String, type: InferredType)? {
+        top.first(where: { $0.key == "root" }) ?? (top.count == 1 ? top.first : nil)
+    }
 }
 
 /// The fields seen over every instance of one archived class.
@@ -22,6 +30,14 @@ package struct ClassSchema {
     /// Whether an instance is reached from two places or from itself: the type must be a
     /// class, so that the decoded graph keeps one object per archived object.
     var needsIdentity = false
+    /// Whether an instance is reached again while its own fields are being read: the type
+    /// and every type on a cycle with it must decode in two phases (`ArchiveReferenceCodable`).
+    var closesCycle = false
+    /// A Foundation collection (`NSArray`, `NSSet`…) that contains itself: a two-phase
+    /// class over its elements, whose merged type is the field ``listItemsKey``. (A hostile
+    /// archive may also name a class of its own like this; its objects then fail to decode.)
+    var isList = false
+    static let listItemsKey = "items"
 
     struct Field {
         /// The merged type of the values, set once every instance is seen.

@@ -17,6 +17,9 @@ package struct SchemaInference {
     private var memo: [Int: InferredType] = [:]
     /// Objects whose type is being worked out: meeting one again is a cycle.
     private var open: Set<Int> = []
+    /// Foundation collections met again while their elements are worked out (a list that
+    /// contains itself), with the name of the list class they become.
+    private var selfContaining: [Int: String] = [:]
     /// What merging types cost (parts of types added): linear in the archive.
     let work = TypeMerger.Work()
     /// ``work``'s units so far.
@@ -36,7 +39,7 @@ package struct SchemaInference {
         for (name, schema) in classes {
             for (key, field) in schema.fields { classes[name]?.fields[key]?.type = try Self.checked(field.merger.result()) }
         }
-        return ArchiveSchema(top: top, classes: classes)
+        return ArchiveSchema(top: top, classes: classes, view: view)
     }
 
     private mutating func type(of value: ArchivedValue, depth: Int) throws(CodegenError) -> InferredType {
@@ -96,16 +99,27 @@ package struct SchemaInference {
             return known
         }
         if open.contains(index) {
-            // A cycle. An archived class is a generated class type; a Foundation
-            // collection that contains itself has no Swift value type (the decoder refuses
-            // such cycles), so its inner place stays unknown.
-            guard let name = object.className, FoundationMapping.isGenerated(object, in: view) else { return .unknown }
-            classes[name]?.needsIdentity = true
-            return .object(name)
+            // A cycle. An archived class is a generated class type; a Foundation array or
+            // set that contains itself becomes a list class (decoded in two phases); any
+            // other collection has no Swift type, so its inner place stays unknown.
+            guard let name = object.className else { return .unknown }
+            if FoundationMapping.isGenerated(object, in: view) {
+                classes[name]?.needsIdentity = true
+                classes[name]?.closesCycle = true
+                return .object(name)
+            }
+            switch view.foundationValue(of: object) {
+            case .array?, .orderedSet?, .set?:
+                selfContaining[index] = name
+                return .object(name)
+            default:
+                return .unknown
+            }
         }
         open.insert(index)
         defer { open.remove(index) }
-        let result = try classify(object, depth: depth)
+        var result = try classify(object, depth: depth)
+        if let name = selfContaining.removeValue(forKey: index) { result = list(name, items: result) }
         memo[index] = result
         return result
     }
@@ -152,13 +166,29 @@ package struct SchemaInference {
         return .object(className)
     }
 
+    /// The list class `name` for a collection that contains itself, whose elements have
+    /// the element type of `collection`.
+    private mutating func list(_ name: String, items collection: InferredType) -> InferredType {
+        var schema = classes[name] ?? ClassSchema(name: name, chain: [name])
+        schema.isList = true
+        schema.closesCycle = true
+        schema.instanceCount += 1
+        let element: InferredType
+        switch collection {
+        case .array(let inner), .set(let inner): element = inner
+        default: element = .unknown
+        }
+        schema.fields[ClassSchema.listItemsKey, default: ClassSchema.Field(
+            type: .unknown, presentCount: 0, merger: TypeMerger(work: work))].record(element)
+        classes[name] = schema
+        return .object(name)
+    }
+
     /// `[K: V]`, or a record when every key is a string and the values differ in type.
     private mutating func dictionary(keys: [ArchivedValue], values: [ArchivedValue], depth: Int) throws(CodegenError) -> InferredType {
-        var keyType = try merged(keys, depth: depth)
-        // An archived class is not `Hashable`, so it cannot key a Swift dictionary (Core Data
-        // keys one by `XDGraphicID` objects): the key is left to the reader (`String`), and
-        // decoding names the key's class if it has no text.
-        if case .object = keyType.unwrapped { keyType = .unknown }
+        // A class that keys a dictionary (Core Data keys one by `XDGraphicID` objects) is
+        // declared `Hashable` by identity (see `SwiftEmitter`), so it can key a Swift one.
+        let keyType = try merged(keys, depth: depth)
         var valueTypes: [InferredType] = []
         let merger = TypeMerger(work: work)
         for value in values {

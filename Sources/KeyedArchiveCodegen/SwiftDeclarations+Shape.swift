@@ -78,7 +78,27 @@ extension SwiftDeclarations {
             notPlain += heldBy[name] ?? []
         }
         for index in composites.indices { composites[index].isPlain = !isNotPlain.contains(composites[index].name) }
+        var keys: [SwiftIdentifier] = []
+        for type in composites.flatMap({ $0.properties.map(\.type) }) + unions.flatMap({ $0.cases.map(\.type) }) {
+            Self.dictionaryKeys(in: type, into: &keys)
+        }
+        let keySet = Set(keys)
+        for index in composites.indices where keySet.contains(composites[index].name) {
+            composites[index].isKeyClass = composites[index].isClass || composites[index].holdsItself
+        }
         for index in unions.indices { unions[index].isPlain = !isNotPlain.contains(unions[index].name) }
+    }
+
+    /// The declared types used directly as dictionary keys in `type`.
+    private static func dictionaryKeys(in type: SwiftType, into names: inout [SwiftIdentifier]) {
+        switch type {
+        case .declared, .foundation: break
+        case .array(let inner), .set(let inner), .optional(let inner): dictionaryKeys(in: inner, into: &names)
+        case .dictionary(let key, let value):
+            if case .declared(let name) = key { names.append(name) }
+            dictionaryKeys(in: key, into: &names)
+            dictionaryKeys(in: value, into: &names)
+        }
     }
 
     /// The declared types in `type`; `holdsOther` is set when it holds a Foundation type

@@ -16,6 +16,9 @@ package struct SwiftDeclarations {
     package struct Composite {
         package enum Origin {
             case archivedClass(name: String, superclasses: [String], instances: Int)
+            /// A Foundation array or set (`$classname` `name`) that contains itself: a
+            /// two-phase class whose one property, `items`, holds its elements.
+            case list(name: String, instances: Int)
             case record(usedAt: Place)
             /// `$top` without a `root` key: each property decodes under its stored key
             /// (by key: `$0` is stored `$$0` when Foundation escaped it).
@@ -26,6 +29,9 @@ package struct SwiftDeclarations {
             package let key: String
             package let type: SwiftType
             package let isOptional: Bool
+            /// `weak var`: the back edge of a cycle, whose object is owned elsewhere on the
+            /// graph (``SwiftDeclarations/decideWeakEdges()``).
+            package var isWeak = false
         }
         package let name: SwiftIdentifier
         package let origin: Origin
@@ -35,6 +41,12 @@ package struct SwiftDeclarations {
         package var isClass: Bool
         package var holdsItself = false
         package var isPlain = false
+        /// A final class that adopts `ArchiveReferenceCodable`: its objects take part in
+        /// cycles (``SwiftDeclarations/decideTwoPhase()``).
+        package var isTwoPhase = false
+        /// A class used as a dictionary key: `Hashable` by identity, as `NSDictionary`
+        /// compares the key objects it holds.
+        package var isKeyClass = false
     }
 
     /// An enum with a case per kind of value found at one place.
@@ -74,8 +86,10 @@ package struct SwiftDeclarations {
     package var usesUnknown = false
     package static let unknownName = SwiftIdentifier(fixed: "UnknownValue")
 
+    /// The cycle of types each type is on (``decideTwoPhase()``).
+    var cycleComponents: [SwiftIdentifier: Int] = [:]
     private var classNames: [String: SwiftIdentifier] = [:]
-    private var schema: ArchiveSchema
+    let schema: ArchiveSchema
     private var taken: Set<String> = []
     private var structuralNames: [InferredType: SwiftIdentifier] = [:]
     /// Records and unions named but not yet declared.
@@ -103,6 +117,8 @@ package struct SwiftDeclarations {
             declare(type, name: name, usedAt: usedAt)
         }
         pending = []
+        decideTwoPhase()
+        decideWeakEdges()
         decideIdentity()
         decidePlainness()
         composites.sort { $0.name < $1.name }
@@ -113,7 +129,7 @@ package struct SwiftDeclarations {
 
     private mutating func planRoot() {
         let top = schema.top
-        if let entry = top.first(where: { $0.key == "root" }) ?? (top.count == 1 ? top.first : nil) {
+        if let entry = schema.rootEntry {
             if case .record(let fields) = entry.type.unwrapped, !entry.type.isOptional {
                 composites.append(Composite(name: rootName, origin: .record(usedAt: .topLevel(key: entry.key)),
                                             properties: properties(of: fields, owner: rootName), isClass: false))
@@ -142,6 +158,15 @@ package struct SwiftDeclarations {
 
     private mutating func composite(for classSchema: ClassSchema) -> Composite {
         let name = classNames[classSchema.name] ?? Self.unknownName
+        if classSchema.isList {
+            let items = classSchema.fields[ClassSchema.listItemsKey]?.type ?? .unknown
+            let itemsName = SwiftIdentifier(fixed: "items")
+            let property = Composite.Property(name: itemsName, key: ClassSchema.listItemsKey,
+                                              type: spell(.array(items), context: name.name + "Item", place: .member(owner: name, name: itemsName)),
+                                              isOptional: false)
+            return Composite(name: name, origin: .list(name: classSchema.name, instances: classSchema.instanceCount),
+                             properties: [property], isClass: true)
+        }
         let fields = classSchema.fields.keys.map { key in
             let type = classSchema.propertyType(key)
             return InferredType.RecordField(key: key, type: type.unwrapped, isOptional: type.isOptional)

@@ -122,14 +122,16 @@ package struct SwiftEmitter {
 
     private mutating func emit(_ composite: SwiftDeclarations.Composite) {
         line()
-        var conformances: [SwiftCode] = ["Codable"]
+        var conformances: [SwiftCode] = [composite.isTwoPhase ? "ArchiveReferenceCodable" : "Codable"]
         if composite.isPlain { conformances += ["Hashable", "Sendable"] }
+        if composite.isKeyClass { conformances.append("Hashable") }
         var archivedName: String?
         var superclasses: [String]?
         switch composite.origin {
         case .archivedClass(let name, let chain, let instances):
             let count: SwiftCode = instances == 1 ? "1 object" : "\(instances) objects"
-            let note: SwiftCode = composite.isClass ? "; a class, as the archive shares or cycles through its objects"
+            let note: SwiftCode = composite.isTwoPhase ? "; a class decoded in two phases, as its objects form cycles"
+                : composite.isClass ? "; a class, as the archive shares or cycles through its objects"
                 : composite.holdsItself ? "; a class, as it holds itself" : ""
             line("/// Archived class \(SwiftCode.codeSpan(name)) (\(count) in the archive\(note)).")
             if name != composite.name.name { archivedName = name }
@@ -138,6 +140,10 @@ package struct SwiftEmitter {
                 archivedName = name
                 conformances.append("ArchivedClass")
             }
+        case .list(let name, let instances):
+            let count: SwiftCode = instances == 1 ? "1 object" : "\(instances) objects"
+            line("/// A \(SwiftCode.codeSpan(name)) that contains itself (\(count) in the archive): a class over its")
+            line("/// elements, decoded in two phases.")
         case .record(let usedAt):
             line("/// The dictionary with string keys in \(Self.describe(usedAt)) (an NSDictionary whose values differ in type).")
         case .topLevel:
@@ -152,6 +158,17 @@ package struct SwiftEmitter {
                 line("    \(modifier)static let archivedSuperclassNames: [String] = [\(SwiftCode.joined(superclasses.map(SwiftCode.literal), separator: ", "))]")
             }
             line()
+        }
+        if composite.isKeyClass {
+            line("    /// Equal when identical: the archive's dictionary compares its key objects so.")
+            line("    \(modifier)static func == (lhs: \(composite.name), rhs: \(composite.name)) -> Bool { lhs === rhs }")
+            line("    \(modifier)func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(self)) }")
+            line()
+        }
+        if composite.isTwoPhase {
+            twoPhaseBody(composite)
+            line("}")
+            return
         }
         for property in composite.properties {
             if property.type.mentions(SwiftDeclarations.unknownName) {
@@ -171,14 +188,19 @@ package struct SwiftEmitter {
         }
         if composite.properties.contains(where: { $0.name.name != $0.key }) {
             line()
-            line("    enum CodingKeys: String, CodingKey {")
-            for property in composite.properties {
-                let raw: SwiftCode = property.name.name == property.key ? "" : " = \(SwiftCode.literal(property.key))"
-                line("        case \(property.name)\(raw)")
-            }
-            line("    }")
+            codingKeys(composite)
         }
         line("}")
+    }
+
+    /// `enum CodingKeys`: a case per property, with its key where the name differs.
+    mutating func codingKeys(_ composite: SwiftDeclarations.Composite) {
+        line("    enum CodingKeys: String, CodingKey {")
+        for property in composite.properties {
+            let raw: SwiftCode = property.name.name == property.key ? "" : " = \(SwiftCode.literal(property.key))"
+            line("        case \(property.name)\(raw)")
+        }
+        line("    }")
     }
 
     /// A place, for a doc comment: `` `$top.root` `` or `` `Owner.name` ``.

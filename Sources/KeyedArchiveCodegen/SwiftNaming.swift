@@ -17,7 +17,8 @@ package enum SwiftNaming {
     static let reservedTypeNames: Set<String> = FoundationType.names.union([
         // Spelled by the generated code.
         "ArchiveDecoder", "ArchivedClass", "Codable", "CodingKey", "CodingKeys", "Decoder", "DecodingError",
-        "Encoder", "Error", "Hashable", "Sendable", "String", "UnknownValue",
+        "Encoder", "Error", "Hashable", "Sendable", "String", "UnknownValue", "ArchiveReferenceCodable",
+        "ArchiveReferenceDecodable",
         // Modules.
         "Foundation", "KeyedArchive", "Swift", "Dispatch", "CoreFoundation", "FoundationEssentials", "_Concurrency",
         // The standard library.

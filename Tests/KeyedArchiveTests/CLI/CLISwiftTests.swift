@@ -50,7 +50,7 @@ struct CLISwiftTests {
 
     @Test("shared objects and cycles give a final class; missing and nil keys give optionals")
     func identity() throws {
-        for name in ["foundation-shared.archive", "foundation-cycle.archive", "foundation-chain.archive"] {
+        for name in ["foundation-shared.archive", "foundation-chain.archive"] {
             let code = try generate(name)
             #expect(code.contains("final class CodegenPerson: Codable, ArchivedClass {"), "\(name)")
             #expect(code.contains("    static let archivedClassName = \"KeyedArchiveTests.CodegenPerson\""))
@@ -62,8 +62,8 @@ struct CLISwiftTests {
         #expect(shared.contains("    init(age: Int, friend: CodegenPerson? = nil, name: String, nickname: String? = nil) {"))
         // A chain without sharing: a struct could not hold itself, so a class it is.
         #expect(try generate("foundation-chain.archive").contains("    var friend: CodegenPerson?\n"))
-        let cycle = try generate("foundation-cycle.archive")
-        #expect(cycle.contains("    var friend: CodegenPerson\n"))
+        let cycle = try generate("foundation-cycle.archive")  // two phases: CodegenCyclesTests
+        #expect(cycle.contains("    var friend: CodegenPerson?\n"))
         #expect(cycle.contains("typealias Root = CodegenPerson\n"))
         #expect(try generate("foundation-shared.archive").contains("typealias Root = [CodegenPerson]"))
         #expect(try generate("foundation-shared.archive").contains("    var nickname: String?\n"))

@@ -91,6 +91,67 @@ final class CodegenRecord: NSObject, NSCoding {
     }
 }
 
+/// A tree node whose children point back to it: `parent` and `children`, as a view's
+/// superview and subviews.
+final class CodegenNode: NSObject, NSCoding {
+    let name: String
+    let children: [CodegenNode]
+    weak var parent: CodegenNode?
+
+    init(name: String, children: [CodegenNode] = []) {
+        self.name = name
+        self.children = children
+        super.init()
+        for child in children { child.parent = self }
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(name as NSString, forKey: "name")
+        coder.encode(children as NSArray, forKey: "children")
+        coder.encode(parent, forKey: "parent")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
+/// A menu whose items point back to it (`menu`), and may open a submenu (`submenu`, which
+/// is no back edge though menus hold items).
+final class CodegenMenu: NSObject, NSCoding {
+    let title: String
+    var items: [CodegenMenuItem] = []
+
+    init(title: String) { self.title = title }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(title as NSString, forKey: "title")
+        coder.encode(items as NSArray, forKey: "items")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
+final class CodegenMenuItem: NSObject, NSCoding {
+    let title: String
+    weak var menu: CodegenMenu?
+    var submenu: CodegenMenu?
+
+    init(title: String, in menu: CodegenMenu, submenu: CodegenMenu? = nil) {
+        self.title = title
+        self.menu = menu
+        self.submenu = submenu
+        super.init()
+        menu.items.append(self)
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(title as NSString, forKey: "title")
+        coder.encode(menu, forKey: "menu")
+        coder.encode(submenu, forKey: "submenu")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
 enum CodegenFixtures {
     /// The archives, by file name.
     static func all() throws -> [(name: String, data: Data)] {
@@ -103,6 +164,9 @@ enum CodegenFixtures {
             ("foundation-dictionaries.archive", try dictionaries()),
             ("foundation-top-keys.archive", try topKeys()),
             ("foundation-one-key.archive", try oneKey()),
+            ("foundation-tree.archive", try archive(tree())),
+            ("foundation-tree-from-leaf.archive", try treeFromLeaf()),
+            ("foundation-menus.archive", try menus()),
         ]
     }
 
@@ -116,6 +180,34 @@ enum CodegenFixtures {
         let grace = CodegenPerson(name: "Grace", age: 85)
         grace.friend = ada
         return try archive(NSArray(array: [ada, grace, ada]))
+    }
+
+    /// A root with two children, the first with a child of its own: every node but the
+    /// root has a `parent`. (Archived from a leaf, the nodes above it are held only by
+    /// `parent` edges.)
+    static func tree() -> CodegenNode {
+        CodegenNode(name: "root", children: [
+            CodegenNode(name: "a", children: [CodegenNode(name: "a1")]),
+            CodegenNode(name: "b"),
+        ])
+    }
+
+    /// ``tree()`` archived from its leaf `a1`: `a` and `root` are reached only through
+    /// `parent`.
+    static func treeFromLeaf() throws -> Data {
+        let root = tree()
+        return try withExtendedLifetime(root) { try archive(root.children[0].children[0]) }
+    }
+
+    /// A main menu with two items, one of which opens a submenu with one item; the array
+    /// `[main, submenu]` holds both menus.
+    static func menus() throws -> Data {
+        let main = CodegenMenu(title: "Main")
+        let submenu = CodegenMenu(title: "Edit")
+        _ = CodegenMenuItem(title: "Copy", in: submenu)
+        _ = CodegenMenuItem(title: "About", in: main)
+        _ = CodegenMenuItem(title: "Edit", in: main, submenu: submenu)
+        return try archive(NSArray(array: [main, submenu]))
     }
 
     /// Ada and Grace are each other's friend.

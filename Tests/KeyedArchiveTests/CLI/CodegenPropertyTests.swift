@@ -25,7 +25,7 @@ struct CodegenPropertyTests {
             let schema = try inference.infer()
             let declarations = SwiftDeclarations(schema: schema, rootName: SwiftIdentifier(fixed: "Root"), namespace: namespace)
             var emitter = SwiftEmitter(declarations: declarations, access: access, source: source)
-            let code = emitter.emit().text
+            let code = try emitter.emit().text
             shapes.classes += declarations.composites.count { if case .archivedClass = $0.origin { true } else { false } }
             shapes.unions += declarations.unions.count
             shapes.measurements += code.contains("Measurement<") ? 1 : 0

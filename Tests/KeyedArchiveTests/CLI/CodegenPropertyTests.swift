@@ -159,15 +159,10 @@ enum RandomArchive {
     }
 
     static func make(_ random: inout XMLPropertyListTests.SplitMix64) -> Data {
-        var objects: [PropertyListValue] = [.string("$null")]
-        func add(_ value: PropertyListValue) -> PropertyListValue {
-            objects.append(value)
-            return .uid(UInt64(objects.count - 1))
-        }
-        func entry(_ key: String, _ value: PropertyListValue) -> PropertyListEntry { PropertyListEntry(key: key, value: value) }
-        func classEntry(_ name: String, _ chain: [String]) -> PropertyListValue {
-            add(.dictionary([entry("$classname", .string(name)), entry("$classes", .array((chain + ["NSObject"]).map { .string($0) }))]))
-        }
+        var builder = CodegenArchiveBuilder()
+        func add(_ value: PropertyListValue) -> PropertyListValue { builder.add(value) }
+        func classEntry(_ name: String, _ chain: [String]) -> PropertyListValue { builder.classEntry(name, chain: chain) }
+        let entry = CodegenArchiveBuilder.entry
         let arrayClass = classEntry("NSArray", ["NSArray"])
         let dictionaryClass = classEntry("NSDictionary", ["NSDictionary"])
         let measurementClass = classEntry("NSMeasurement", ["NSMeasurement"])
@@ -210,10 +205,6 @@ enum RandomArchive {
             let key = random.next() % 4 == 0 ? "root" : text(&random)
             if !top.contains(where: { $0.key == key }) { top.append(entry(key, item)) }
         }
-        let archive = PropertyListValue.dictionary([
-            entry("$archiver", .string("NSKeyedArchiver")), entry("$version", .integer(100_000)),
-            entry("$top", .dictionary(top)), entry("$objects", .array(objects)),
-        ])
-        return archive.propertyListData(format: .binary)
+        return builder.data(top: top)
     }
 }

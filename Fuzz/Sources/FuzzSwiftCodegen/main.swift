@@ -1,6 +1,5 @@
 import Foundation
 import KeyedArchive
-import KeyedArchiveCodegen
 
 // `keyedarchive swift` on any bytes: no trap, and whatever the archive holds, the emitted
 // file has exactly the declarations the generator planned, every other identifier is the

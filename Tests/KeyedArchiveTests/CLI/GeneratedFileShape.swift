@@ -1,4 +1,6 @@
-import KeyedArchiveCodegen
+#if canImport(KeyedArchiveCodegen)
+import KeyedArchiveCodegen  // in the fuzz target, the generator is compiled into the same module
+#endif
 
 // Shared by CodegenPropertyTests and the fuzz target Fuzz/Sources/FuzzSwiftCodegen (through
 // a symlink), with SwiftSourceScanner.swift.

@@ -16,6 +16,10 @@ let package = Package(
         // there): Sources/HostileArchives is a symlink to ../../Sources/HostileArchives, one copy.
         .target(name: "HostileArchives", dependencies: [keyedArchive], path: "Sources/HostileArchives"),
         .executableTarget(name: "FuzzHostileGraph", dependencies: ["HostileArchives", keyedArchive], path: "Sources/FuzzHostileGraph"),
+        // `keyedarchive swift`'s generator, compiled into the target (the main package's
+        // KeyedArchiveCodegen target name is taken): Sources/FuzzSwiftCodegen/Codegen links to
+        // ../../Sources/KeyedArchiveCodegen, and the checker files to the tests'.
+        .executableTarget(name: "FuzzSwiftCodegen", dependencies: [keyedArchive], path: "Sources/FuzzSwiftCodegen"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 seconds=${1:-600}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(FuzzBinaryPlist FuzzXMLPlist FuzzArchiveView FuzzTypedDecode FuzzSecureDecode FuzzHostileGraph)
+[ ${#targets[@]} -gt 0 ] || targets=(FuzzBinaryPlist FuzzXMLPlist FuzzArchiveView FuzzTypedDecode FuzzSecureDecode FuzzHostileGraph FuzzSwiftCodegen)
 seeds=../../shared/corpus
 swift build -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address >/dev/null 2>&1 || {
     echo "build failed: swift build -c release --sanitize fuzzer -Xswiftc -sanitize=fuzzer,address" >&2; exit 2; }

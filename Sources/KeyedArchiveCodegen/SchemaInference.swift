@@ -93,7 +93,6 @@ package struct SchemaInference {
     private mutating func object(_ index: Int, depth: Int) throws(CodegenError) -> InferredType {
         guard index < view.objects.count else { return .unknown }
         let object = view.objects[index]
-        if let plain = object.plainValue { return try type(of: plain, depth: depth) }
         if let known = memo[index] {
             if case .object(let name) = known { classes[name]?.needsIdentity = true }
             return known
@@ -118,7 +117,14 @@ package struct SchemaInference {
         }
         open.insert(index)
         defer { open.remove(index) }
-        var result = try classify(object, depth: depth)
+        // A plain `$objects` entry (a UID to another entry, an array…) is walked once too,
+        // one level deeper, so that UIDs that lead to each other end (found by the fuzzer).
+        var result: InferredType
+        if let plain = object.plainValue {
+            result = try type(of: plain, depth: depth + 1)
+        } else {
+            result = try classify(object, depth: depth)
+        }
         if let name = selfContaining.removeValue(forKey: index) { result = list(name, items: result) }
         memo[index] = result
         return result

@@ -34,6 +34,9 @@ package struct SwiftCode: Hashable, Sendable, ExpressibleByStringInterpolation {
     /// The number of characters, for line-length decisions.
     package var count: Int { text.count }
 
+    /// The size in UTF-8 bytes.
+    package var byteCount: Int { text.utf8.count }
+
     /// Interpolation of builder output only: literal segments are the generator's own.
     package struct Interpolation: StringInterpolationProtocol {
         fileprivate var text = ""
@@ -99,6 +102,11 @@ package struct SwiftCode: Hashable, Sendable, ExpressibleByStringInterpolation {
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
+            case " "..."~":
+                // Printable ASCII other than the above: as it is.
+                result.unicodeScalars.append(scalar)
+                previousIsPlain = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                continue
             default:
                 // A combining mark is written out only after a letter or digit it can
                 // attach to, never after a quote, a backslash or an escape.

@@ -89,8 +89,8 @@ package struct SwiftDeclarations {
     /// The cycle of types each type is on (``decideTwoPhase()``).
     var cycleComponents: [SwiftIdentifier: Int] = [:]
     private var classNames: [String: SwiftIdentifier] = [:]
-    let schema: ArchiveSchema
-    private var taken: Set<String> = []
+    var schema: ArchiveSchema
+    private var taken = NameTable()
     private var structuralNames: [InferredType: SwiftIdentifier] = [:]
     /// Records and unions named but not yet declared.
     private var pending: [(InferredType, SwiftIdentifier, Place)] = []
@@ -99,10 +99,10 @@ package struct SwiftDeclarations {
         self.schema = schema
         self.rootName = rootName
         self.namespace = namespace
-        taken.insert(rootName.name)
-        if let namespace { taken.insert(namespace.name) }
+        taken.insert(rootName)
+        if let namespace { taken.insert(namespace) }
         for className in schema.classes.keys.sorted() {
-            classNames[className] = SwiftNaming.unique(SwiftNaming.typeName(forClass: className), in: &taken)
+            classNames[className] = taken.unique(SwiftNaming.typeName(forClass: className))
         }
         planRoot()
         let byName = classNames.sorted { $0.value < $1.value }
@@ -180,10 +180,10 @@ package struct SwiftDeclarations {
 
     /// Properties named from keys, their types spelled; sorted by name, or by key.
     private mutating func properties(of fields: [InferredType.RecordField], owner: SwiftIdentifier, sortedByKey: Bool = false) -> [Composite.Property] {
-        var names: Set<String> = []
+        var names = NameTable()
         var named: [(name: SwiftIdentifier, field: InferredType.RecordField)] = []
         for field in fields.sorted(by: { SwiftNaming.naturalLess($0.key, $1.key) }) {
-            named.append((SwiftNaming.unique(SwiftNaming.propertyName(forKey: field.key), in: &names), field))
+            named.append((names.unique(SwiftNaming.propertyName(forKey: field.key)), field))
         }
         if !sortedByKey { named.sort { $0.name < $1.name } }
         return named.map { entry in
@@ -218,7 +218,7 @@ package struct SwiftDeclarations {
         case .optional(let wrapped): return .optional(spell(wrapped, context: context, place: place))
         case .record, .oneOf:
             if let known = structuralNames[type] { return .declared(known) }
-            let name = SwiftNaming.unique(SwiftNaming.typeName(composed: context), in: &taken)
+            let name = taken.unique(SwiftNaming.typeName(composed: context))
             structuralNames[type] = name
             pending.append((type, name, place))
             return .declared(name)
@@ -231,7 +231,7 @@ package struct SwiftDeclarations {
             composites.append(Composite(name: name, origin: .record(usedAt: usedAt),
                                         properties: properties(of: fields, owner: name), isClass: false))
         case .oneOf(let members):
-            var caseNames: Set<String> = []
+            var caseNames = NameTable()
             let ordered = members.sorted { tryOrder($0) < tryOrder($1) }
             var cases: [Union.Case] = []
             var shortNames: [String: Int] = [:]
@@ -240,7 +240,7 @@ package struct SwiftDeclarations {
             }
             for member in ordered {
                 let base = baseCaseName(member)
-                let caseName = SwiftNaming.unique(base, in: &caseNames)
+                let caseName = caseNames.unique(base)
                 let spelled = spell(member, context: name.name + SwiftNaming.upperFirst(base.name), place: .member(owner: name, name: caseName))
                 var item = Union.Case(name: caseName, type: spelled)
                 if case .object(let className) = member {

@@ -14,20 +14,30 @@ package struct SwiftEmitter {
     let access: Access
     /// The input's name, for the header.
     let source: String
+    /// The most bytes to write: past it, ``emit()`` stops with an error.
+    let outputLimit: Int
     private var out = SwiftCode.empty
     /// Whether lines are inside the namespace's `enum`.
     private var nested = false
 
-    package init(declarations: SwiftDeclarations, access: Access, source: String) {
+    package init(declarations: SwiftDeclarations, access: Access, source: String, outputLimit: Int = .max) {
         self.declarations = declarations
         self.access = access
         self.source = source
+        self.outputLimit = outputLimit
+    }
+
+    /// The output limit for an archive of `inputSize` bytes: 64 bytes per input byte and
+    /// 1 MB. Names are at most ``SwiftIdentifier/maxLength`` long, but a long key or class
+    /// name shared by many classes is written as a literal in each.
+    package static func outputLimit(forInputSize inputSize: Int) -> Int {
+        inputSize.multipliedReportingOverflow(by: 64).partialValue.addingReportingOverflow(1 << 20).partialValue
     }
 
     /// `public ` or nothing (internal is Swift's default and goes unwritten).
     var modifier: SwiftCode { access == .public ? "public " : "" }
 
-    package mutating func emit() -> SwiftCode {
+    package mutating func emit() throws(CodegenError) -> SwiftCode {
         header()
         line("import Foundation")
         line("import KeyedArchive")
@@ -41,14 +51,29 @@ package struct SwiftEmitter {
         let rootName = declarations.rootName
         for composite in declarations.composites where composite.name == rootName { emit(composite) }
         if case .composite(nil) = declarations.root, !nested { topLevelExtension() }
-        for composite in declarations.composites where composite.name != rootName { emit(composite) }
-        for union in declarations.unions { emit(union) }
+        // Checked after each declaration: one declaration is at most as large as the keys
+        // and names it is made from.
+        for composite in declarations.composites where composite.name != rootName {
+            try checkLimit()
+            emit(composite)
+        }
+        for union in declarations.unions {
+            try checkLimit()
+            emit(union)
+        }
         if declarations.usesUnknown { unknownValue() }
         if nested {
             nested = false
             line("}")
         }
+        try checkLimit()
         return out
+    }
+
+    private func checkLimit() throws(CodegenError) {
+        guard out.byteCount <= outputLimit else {
+            throw CodegenError("the generated code would be larger than \(outputLimit) bytes (64 per byte of the archive, and 1 MB): long keys or class names shared by many classes?")
+        }
     }
 
     mutating func line(_ code: SwiftCode = .empty) {

@@ -13,6 +13,9 @@ package struct SwiftIdentifier: Hashable, Sendable, Comparable, CustomStringConv
     package init(_ proposed: String, prefix: StaticString) {
         var scalars = String.UnicodeScalarView()
         for scalar in proposed.unicodeScalars where Self.isContinue(scalar) { scalars.append(scalar) }
+        // At most `maxLength` characters: a name is written at every use, and a long key
+        // or class name used in many places would make the output grow with their product.
+        if scalars.count > Self.maxLength { scalars = String.UnicodeScalarView(scalars.prefix(Self.maxLength)) }
         var name = String(scalars)
         if name.isEmpty || name == "_" || Self.alwaysSpecial.contains(name) || !Self.isHead(name.unicodeScalars.first) {
             name = prefix.description + name
@@ -30,9 +33,15 @@ package struct SwiftIdentifier: Hashable, Sendable, Comparable, CustomStringConv
 
     package static func < (lhs: SwiftIdentifier, rhs: SwiftIdentifier) -> Bool { SwiftNaming.naturalLess(lhs.name, rhs.name) }
 
-    /// `self` with `suffix` appended (`Item` → `Item2`); still valid, as suffixes are digits
-    /// or identifiers.
-    package func appending(_ suffix: String) -> SwiftIdentifier { SwiftIdentifier(name + suffix, prefix: "_") }
+    /// `self` with `number` appended (`Item` → `Item2`): still valid, never shortened.
+    package func appending(_ number: Int) -> SwiftIdentifier { SwiftIdentifier(validated: name + String(number)) }
+
+    /// An identifier already valid (a valid one with digits appended).
+    private init(validated name: String) { self.name = name }
+
+    /// The longest identifier made from outside text, in Unicode scalars (numbers added
+    /// for uniqueness come after).
+    static let maxLength = 100
 
     /// Names that are special even in backticks in a member or type position.
     static let alwaysSpecial: Set<String> = ["self", "Self", "super", "init", "deinit", "subscript", "inout", "Type", "Protocol", "Any", "_"]

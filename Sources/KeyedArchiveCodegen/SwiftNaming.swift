@@ -156,14 +156,25 @@ package enum SwiftNaming {
         return x.isEmpty && !y.isEmpty || (x.isEmpty && y.isEmpty && a < b)
     }
 
-    /// `base`, or `base2`, `base3`… whichever `taken` does not hold; the result is added.
-    static func unique(_ base: SwiftIdentifier, in taken: inout Set<String>) -> SwiftIdentifier {
+}
+
+/// The names taken in one scope, and the next number to try after each base name, so that
+/// K names from one base cost K steps, not K² (`value`, `value2`… `valueK`).
+struct NameTable {
+    private var taken: Set<String> = []
+    private var next: [String: Int] = [:]
+
+    mutating func insert(_ name: SwiftIdentifier) { taken.insert(name.name) }
+
+    /// `base`, or `base2`, `base3`… whichever is not taken yet; the result is taken.
+    mutating func unique(_ base: SwiftIdentifier) -> SwiftIdentifier {
         var candidate = base
-        var number = 2
+        var number = next[base.name] ?? 2
         while taken.contains(candidate.name) {
-            candidate = base.appending(String(number))
+            candidate = base.appending(number)
             number += 1
         }
+        next[base.name] = number
         taken.insert(candidate.name)
         return candidate
     }

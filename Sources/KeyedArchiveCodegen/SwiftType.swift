@@ -97,7 +97,7 @@ package struct FoundationType: Hashable, Sendable {
 
     /// Every type name the list can spell, generic arguments included: a generated type
     /// must not take any of them.
-    static let names: Set<String> = Set([
+    package static let names: Set<String> = Set([
         bool, int, uint64, int128, uint128, double, string, data, date, url, uuid, decimal, indexSet, indexPath,
         timeZone, locale, cgPoint, cgSize, cgRect, nsRange, archivedColor, archivedFont, archivedParagraphStyle,
     ].map(\.baseName) + unitNames + ["Measurement", "Dimension"])

@@ -80,9 +80,16 @@ enum SwiftCommand: ToolCommand {
         }
         let declarations = SwiftDeclarations(schema: schema, rootName: rootName, namespace: namespace)
         let source = input.name == "<stdin>" ? "standard input" : lastComponent(input.name)
-        var emitter = SwiftEmitter(declarations: declarations, access: access, source: source)
+        var emitter = SwiftEmitter(declarations: declarations, access: access, source: source,
+                                   outputLimit: SwiftEmitter.outputLimit(forInputSize: input.data.count))
+        let code: SwiftCode
+        do {
+            code = try emitter.emit()
+        } catch {
+            throw ToolError(file: input.name, error.message)
+        }
         var out = OutputBuffer()
-        out.append(emitter.emit().text)
+        out.append(code.text)
         out.flush()
         return ExitStatus.success
     }

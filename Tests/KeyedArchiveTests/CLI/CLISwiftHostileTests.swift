@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 import Testing
 
 /// `keyedarchive swift` on archives that try to inject code or to clash with the names the
@@ -115,6 +116,19 @@ struct CLISwiftHostileTests {
         let result = try CLI.run(["swift"] + arguments + [try CLI.temporaryFile(try CodegenFixtures.oneKey())])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("error: "), "\(result.stderr)")
+    }
+
+    @Test("$objects entries that are UIDs leading to each other or to themselves end (FuzzSwiftCodegen's first finding)")
+    func plainReferenceLoops() throws {
+        var builder = CodegenArchiveBuilder()
+        _ = builder.add(.uid(2))
+        _ = builder.add(.uid(1))
+        _ = builder.add(.uid(3))
+        let data = builder.data(top: [CodegenArchiveBuilder.entry("a", .uid(1)), CodegenArchiveBuilder.entry("b", .uid(3))])
+        let result = try CLI.run(["swift", try CLI.temporaryFile(data)], timeout: 30)
+        #expect(!result.timedOut)
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("    var a: UnknownValue\n") && result.stdout.contains("    var b: UnknownValue\n"))
     }
 
     /// The generator's sources, by file name.

@@ -20,18 +20,12 @@ struct CodegenLinearityTests {
     }
 
     static func archive(_ family: Family, count: Int) -> Data {
-        var objects: [PropertyListValue] = [.string("$null")]
-        func add(_ value: PropertyListValue) -> PropertyListValue {
-            objects.append(value)
-            return .uid(UInt64(objects.count - 1))
-        }
-        func entry(_ key: String, _ value: PropertyListValue) -> PropertyListEntry { PropertyListEntry(key: key, value: value) }
-        func classEntry(_ name: String) -> PropertyListValue {
-            add(.dictionary([entry("$classname", .string(name)), entry("$classes", .array([.string(name), .string("NSObject")]))]))
-        }
-        let arrayClass = classEntry("NSArray")
-        let dictionaryClass = classEntry("NSDictionary")
-        let itemClass = classEntry("Item")
+        var builder = CodegenArchiveBuilder()
+        func add(_ value: PropertyListValue) -> PropertyListValue { builder.add(value) }
+        let entry = CodegenArchiveBuilder.entry
+        let arrayClass = builder.classEntry("NSArray")
+        let dictionaryClass = builder.classEntry("NSDictionary")
+        let itemClass = builder.classEntry("Item")
         let shared = add(.string("shared"))
         var items: [PropertyListValue] = []
         for index in 0..<count {
@@ -46,10 +40,7 @@ struct CodegenLinearityTests {
             }
         }
         let root = add(.dictionary([entry("$class", arrayClass), entry("NS.objects", .array(items))]))
-        return PropertyListValue.dictionary([
-            entry("$archiver", .string("NSKeyedArchiver")), entry("$version", .integer(100_000)),
-            entry("$top", .dictionary([entry("root", root)])), entry("$objects", .array(objects)),
-        ]).propertyListData(format: .binary)
+        return builder.data(top: [entry("root", root)])
     }
 
     static func work(_ data: Data) throws -> Int {
@@ -66,6 +57,49 @@ struct CodegenLinearityTests {
         // 4× the input: at most 4.5× the work (quadratic would be 16×).
         #expect(Double(largeWork) <= 4.5 * Double(smallWork), "\(smallWork) → \(largeWork)")
         #expect(largeWork <= large.count, "\(largeWork) units for \(large.count) bytes")
+    }
+
+    /// An NSDictionary of `count` objects, each of a class of its own, each holding under
+    /// `key` one shared object of class `className`.
+    static func sharedNames(count: Int, key: String, className: String) -> Data {
+        var builder = CodegenArchiveBuilder()
+        func add(_ value: PropertyListValue) -> PropertyListValue { builder.add(value) }
+        let entry = CodegenArchiveBuilder.entry
+        let dictionaryClass = builder.classEntry("NSDictionary")
+        let shared = add(.dictionary([entry("$class", builder.classEntry(className))]))
+        let items = (0..<count).map { index in
+            add(.dictionary([entry("$class", builder.classEntry("C\(index)")), entry(key, shared)]))
+        }
+        let keys = (0..<count).map { add(.string("k\($0)")) }
+        let root = add(.dictionary([entry("$class", dictionaryClass), entry("NS.keys", .array(keys)), entry("NS.objects", .array(items))]))
+        return builder.data(top: [entry("root", root)])
+    }
+
+    static func emit(_ data: Data) throws(CodegenError) -> String {
+        var inference = SchemaInference(view: (try? KeyedArchiveView(data: data))!)
+        let declarations = SwiftDeclarations(schema: try inference.infer(), rootName: SwiftIdentifier(fixed: "Root"))
+        var emitter = SwiftEmitter(declarations: declarations, access: .internal, source: "input",
+                                   outputLimit: SwiftEmitter.outputLimit(forInputSize: data.count))
+        return try emitter.emit().text
+    }
+
+    @Test("a long class name used by many types is written at most 100 characters long each time")
+    func longClassName() throws {
+        let data = Self.sharedNames(count: 200, key: "item", className: String(repeating: "Long", count: 5_000))
+        let code = try Self.emit(data)
+        #expect(code.contains("    var item: " + String(repeating: "Long", count: 25) + "\n"))
+        #expect(code.utf8.count <= SwiftEmitter.outputLimit(forInputSize: data.count))
+    }
+
+    @Test("a long key shared by many classes stops at the output limit with an error")
+    func outputLimit() throws {
+        let data = Self.sharedNames(count: 150, key: String(repeating: "k", count: 40_000), className: "Item")
+        #expect(throws: CodegenError.self) { try Self.emit(data) }
+        do {
+            _ = try Self.emit(data)
+        } catch {
+            #expect(error.message.contains("would be larger than"))
+        }
     }
 
     @Test("merging many types at once gives the pairwise fold's result, 2,000 random lists")

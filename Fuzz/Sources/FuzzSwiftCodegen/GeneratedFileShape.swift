@@ -1,0 +1,1 @@
+../../../Tests/KeyedArchiveTests/CLI/GeneratedFileShape.swift

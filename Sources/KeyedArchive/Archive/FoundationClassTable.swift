@@ -49,7 +49,7 @@ package enum FoundationClassKind: Sendable, Hashable {
     /// FoundationClassKind.date.layoutUses("NS.time")       // true
     /// FoundationClassKind.date.layoutUses("NS.timezone")   // false
     /// ```
-    public func layoutUses(_ key: String) -> Bool {
+    package func layoutUses(_ key: String) -> Bool {
         switch self {
         case .string: return key == "NS.string" || key == "NS.bytes"
         case .data: return key == "NS.data" || key == "NS.bytes"

@@ -85,4 +85,38 @@ struct NumberedDictionaryTests {
         ])
         #expect(try ArchiveDecoder().decode([[String: Int]].self, from: data) == Array(repeating: ["k": 9], count: 3))
     }
+
+    @Test("A large numbered dictionary (indexed lookups) reads by field name and as a Dictionary")
+    func large() throws {
+        // 40 entries: more than the decoder scans, so lookups go through the key index.
+        var fields: [(String, PropertyListValue)] = [("$class", uid(2))]
+        var objects: [PropertyListValue] = [.string(""), classEntry("NSMutableDictionary")]
+        for n in 0..<40 {
+            fields.append(("NS.key.\(n)", uid(UInt64(objects.count + 1))))
+            objects.append(.string(n == 39 ? "a" : n == 20 ? "b" : "k\(n)"))
+            fields.append(("NS.object.\(n)", uid(UInt64(objects.count + 1))))
+            objects.append(.integer(Int64(n)))
+        }
+        objects[0] = .dictionary(fields.map { PropertyListEntry(key: $0.0, value: $0.1) })
+        let data = archive(objects)
+        let value = try ArchiveDecoder().decode(AB.self, from: data)
+        #expect(value.a == 39 && value.b == 20)
+        let all = try ArchiveDecoder().decode([String: Int].self, from: data)
+        #expect(all.count == 40 && all["k7"] == 7)
+    }
+
+    @Test("An unkeyed container reads a numbered dictionary as keys and values alternately")
+    func pairs() throws {
+        struct Pairs: Decodable {
+            var items: [String] = []
+            init(from decoder: any Decoder) throws {
+                var container = try decoder.unkeyedContainer()
+                while !container.isAtEnd {
+                    items.append(try container.decode(String.self))
+                    items.append(String(try container.decode(Int.self)))
+                }
+            }
+        }
+        #expect(try ArchiveDecoder().decode(Pairs.self, from: numberedStrings).items == ["b", "2", "a", "1"])
+    }
 }

@@ -26,7 +26,6 @@ START=$(date +%s)
 # (a stale entry is reported), so this list stays true.
 # (Archives with cycles decode: the generator writes two-phase classes for them.)
 EXPECTED_FAILURES=(
-  "apps/scenekit/Fox2-character_max.scn|its dictionaries use the numbered layout (NS.key.0, NS.object.0, ...), which typed decoding does not read yet"
 )
 
 echo "== building keyedarchive"

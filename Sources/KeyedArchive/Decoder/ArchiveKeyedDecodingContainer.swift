@@ -59,10 +59,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
                 guard let index = try textPosition(stringValue, keys: keys, texts: keyTexts)
                         ?? intValue.flatMap({ wanted in keyTexts.firstIndex { $0.integer == wanted } })
                 else { return nil }
-                return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
+                return try decoder.slot(forValueAt: try decoder.entryRef(values, index), owner: uid)
             }
             guard let index = try entryPosition(stringValue, keys: keys) else { return nil }
-            return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
+            return try decoder.slot(forValueAt: try decoder.entryRef(values, index), owner: uid)
         }
     }
 
@@ -87,7 +87,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let document = decoder.document
         if keys.count <= _ArchiveDecoder.scanLimit {
             for i in 0..<keys.count {
-                guard let keyUID = try document.uid(at: try plist.ref(keys, i)) else { continue }
+                guard let keyUID = try document.uid(at: try decoder.entryRef(keys, i)) else { continue }
                 if try plist.stringEquals(try document.objectRef(keyUID), name) { return i }
             }
             return nil
@@ -100,7 +100,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         var index: [String: Int] = [:]
         index.reserveCapacity(keys.count)
         for i in 0..<keys.count {
-            guard let keyUID = try document.uid(at: try plist.ref(keys, i)),
+            guard let keyUID = try document.uid(at: try decoder.entryRef(keys, i)),
                   let key = try decoder.keyString(at: try document.objectRef(keyUID)) else { continue }
             if index[key] == nil { index[key] = i }
         }
@@ -161,7 +161,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         case .dictionary(let keys, _):
             if let keyTexts { return keyTexts.prefix(limit).map(\.text) }
             for i in 0..<min(keys.count, limit) {
-                guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
+                guard let keyUID = try? decoder.document.uid(at: try decoder.entryRef(keys, i)),
                       let ref = try? decoder.document.objectRef(keyUID),
                       let name = try? decoder.keyString(at: ref) else { continue }
                 names.append(TextExcerpt.of(name))
@@ -197,7 +197,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
                 return result
             }
             for i in 0..<keys.count {
-                guard let keyUID = try? decoder.document.uid(at: try plist.ref(keys, i)),
+                guard let keyUID = try? decoder.document.uid(at: try decoder.entryRef(keys, i)),
                       let ref = try? decoder.document.objectRef(keyUID),
                       let name = try? decoder.keyString(at: ref),
                       let key = Key(stringValue: name) else { continue }

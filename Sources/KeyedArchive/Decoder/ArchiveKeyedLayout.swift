@@ -5,7 +5,8 @@ import Foundation
 enum ArchiveKeyedLayout {
     /// An object's own dictionary: keys are strings, values inline or UIDs.
     case fields(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
-    /// NSDictionary: `NS.keys` and `NS.objects`, both arrays of UIDs.
+    /// NSDictionary: `NS.keys` and `NS.objects`, both arrays of UIDs, or the lists gathered
+    /// from its numbered layout (read them with `_ArchiveDecoder.entryRef(_:_:)`).
     case dictionary(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
 
     /// Opens the object at `slot` as a keyed value: an NSDictionary's entries, or any other
@@ -30,6 +31,11 @@ enum ArchiveKeyedLayout {
         }
         let plist = decoder.plist
         return try decoder.reading(slot, path) {
+            if try decoder.fieldIndex(of: "NS.keys", keys: keys) == nil, try decoder.fieldIndex(of: "NS.objects", keys: keys) == nil {
+                // The numbered layout (`NS.key.0`, `NS.object.0`, …), or an empty one.
+                let (keyList, objectList) = try decoder.numberedDictionary(keys: keys, values: values, owner: uid)
+                return (.dictionary(keys: keyList, values: objectList), uid)
+            }
             guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),
                   let objectsIndex = try decoder.fieldIndex(of: "NS.objects", keys: keys),
                   case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),

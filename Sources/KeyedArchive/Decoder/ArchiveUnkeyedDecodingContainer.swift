@@ -125,7 +125,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             case .list(let list): return try decoder.slot(forValueAt: try decoder.plist.ref(list, currentIndex), owner: uid)
             case .slots(let slots): return slots[currentIndex]
             case .pairs(let keys, let values):
-                return try decoder.slot(forValueAt: try decoder.plist.ref(currentIndex % 2 == 0 ? keys : values, currentIndex / 2), owner: uid)
+                return try decoder.slot(forValueAt: try decoder.entryRef(currentIndex % 2 == 0 ? keys : values, currentIndex / 2), owner: uid)
             }
         } catch {
             throw decoder.corrupted(at: path.appending(index: currentIndex), slot: .uid(uid), "\(error)")

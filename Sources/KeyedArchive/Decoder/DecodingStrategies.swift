@@ -128,7 +128,7 @@ extension ArchiveKeyedDecodingContainer {
         case .fields(_, let list), .dictionary(_, let list): values = list
         }
         guard let index = try convertedKeys()[name], index < values.count else { return nil }
-        return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
+        return try decoder.slot(forValueAt: try decoder.entryRef(values, index), owner: uid)
     }
 
     /// `allKeys` under a key strategy: the converted keys, in archive order.
@@ -173,7 +173,7 @@ extension ArchiveKeyedDecodingContainer {
                     stored = keyTexts[index].text
                     break
                 }
-                guard let keyUID = try document.uid(at: try plist.ref(keys, index)),
+                guard let keyUID = try document.uid(at: try decoder.entryRef(keys, index)),
                       let name = try decoder.keyString(at: try document.objectRef(keyUID)) else { continue }
                 stored = name
             }

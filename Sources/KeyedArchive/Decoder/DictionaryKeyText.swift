@@ -31,7 +31,7 @@ extension _ArchiveDecoder {
             texts.reserveCapacity(keys.count)
             for i in 0..<keys.count {
                 let keySlot: ArchiveSlot = try reading(.uid(owner), path.appending(index: i)) {
-                    try self.slot(forValueAt: try plist.ref(keys, i), owner: owner)
+                    try self.slot(forValueAt: try entryRef(keys, i), owner: owner)
                 }
                 texts.append(try keyText(of: keySlot, entry: i, owner: owner, at: path.appending(index: i)))
             }
@@ -45,7 +45,7 @@ extension _ArchiveDecoder {
     private func allPlainStrings(_ keys: BinaryPropertyList.RefList, owner: Int, at path: CodingPathNode) throws -> Bool {
         try reading(.uid(owner), path) {
             for i in 0..<keys.count {
-                var ref = try plist.ref(keys, i)
+                var ref = try entryRef(keys, i)
                 if let uid = try document.uid(at: ref) { ref = try document.objectRef(uid) }
                 switch try plist.object(ref) {
                 case .asciiString, .utf16String: continue

@@ -303,8 +303,8 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
             for i in 0..<keys.count {
                 try decoder.countValue(at: path.appending(index: i), slot: slot)
                 let (keySlot, valueSlot) = try decoder.reading(slot, path.appending(index: i)) {
-                    (try decoder.slot(forValueAt: try plist.ref(keys, i), owner: owner),
-                     try decoder.slot(forValueAt: try plist.ref(values, i), owner: owner))
+                    (try decoder.slot(forValueAt: try decoder.entryRef(keys, i), owner: owner),
+                     try decoder.slot(forValueAt: try decoder.entryRef(values, i), owner: owner))
                 }
                 // String keys read as a keyed container lists them (numbers as their digits,
                 // URLs as their absolute string…); other key types decode the key object.

@@ -56,13 +56,14 @@ private enum AnyGraphValue: Decodable {
 }
 
 /// The cyclic archives of apple/ and apps/ (found with `keyedarchive verify`, which notes
-/// each cycle). Not here: apps/scenekit/Fox2-character_max.scn, whose dictionaries use the
-/// numbered layout (`NS.key.0`, `NS.object.0`, …) that typed decoding does not read yet.
+/// each cycle). apps/scenekit/Fox2-character_max.scn also covers NSDictionary's numbered
+/// layout (`NS.key.0`, `NS.object.0`, …) that SceneKit's archiver writes.
 private let cyclicArchives = [
     "apple/nskeyedunarchiver-rs/circularReference.plist",
     "apps/core-data-model/TopSongs-elements",
     "apps/core-data-model/CoreDataBooks-layout",
     "apps/scenekit/particles.scn",
+    "apps/scenekit/Fox2-character_max.scn",
     "apps/interface-builder/iMediaBrowser-Links-xml.nib",
     "apps/interface-builder/Journler-CalendarControl.nib",
     "apps/interface-builder/nv-MainMenu.nib",

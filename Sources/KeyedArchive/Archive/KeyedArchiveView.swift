@@ -109,11 +109,22 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
             byRef[ref] = uid
         }
         self.objects = objects
-        openingWork = budget
         self.limits = limits
         archiverName = document.archiverName
         inputSize = data.count
-        topLevel = document.top.map { TopLevelEntry(key: $0.key, value: $0.uid == 0 ? .null : .reference($0.uid)) }
+        // Values under `$top` are usually references, but an archiver may write numbers,
+        // strings or containers there inline (Foundation does for `encode(_: Int, forKey:)`
+        // on the archiver itself): they are read as inline values of no object.
+        let topBuilder = ArchivedValueBuilder(plist: document.plist, objectCount: count, objectIndex: nil)
+        let topReader = BoundedTreeReader(plist: document.plist, builder: topBuilder, objectIndex: nil)
+        var entries: [TopLevelEntry] = []
+        entries.reserveCapacity(document.topEntries.count)
+        for entry in document.topEntries {
+            entries.append(TopLevelEntry(key: entry.key,
+                                         value: try topReader.read(entry.ref, key: entry.key, budget: &budget, cache: &subtrees)))
+        }
+        openingWork = budget
+        topLevel = entries
     }
 
     /// A view of a plain property list (one without the keyed-archive envelope), for the
@@ -279,7 +290,8 @@ public struct ArchivedObject: Sendable, Hashable {
 struct ArchivedValueBuilder: BoundedTreeBuilder {
     let plist: BinaryPropertyList
     let objectCount: Int
-    let objectIndex: Int
+    /// The `$objects` index being read, for messages; nil for inline `$top` values.
+    let objectIndex: Int?
 
     func leaf(_ object: BinaryPropertyList.Object, ref: Int, key: String?) throws -> ArchivedValue {
         switch object {

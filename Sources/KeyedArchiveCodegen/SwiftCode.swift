@@ -1,3 +1,5 @@
+import KeyedArchive
+
 /// Swift source text that is safe to write out: the only thing ``SwiftEmitter`` writes.
 ///
 /// Text from the archive or the command line (keys, class names, `$top` keys, the file
@@ -63,84 +65,23 @@ package struct SwiftCode: Hashable, Sendable, ExpressibleByStringInterpolation {
     /// A Swift string literal holding `text` exactly: quotes, backslashes (so `\(`), line
     /// breaks, control, format (bidi) and unassigned characters are escaped.
     package static func literal(_ text: String) -> SwiftCode {
-        SwiftCode(verbatim: "\"" + escaped(text, backtick: false) + "\"")
+        SwiftCode(verbatim: "\"" + ArchiveText.swiftEscaped(text, backtick: false) + "\"")
     }
 
     /// Text for a `//` or `///` comment: on one line whatever the input (every line
     /// break, control and format character is written as `\u{…}`), so nothing in it ends
     /// the comment.
     package static func comment(_ text: String) -> SwiftCode {
-        SwiftCode(verbatim: escaped(text, backtick: false))
+        SwiftCode(verbatim: ArchiveText.swiftEscaped(text, backtick: false))
     }
 
     /// ``comment(_:)`` in backticks (a code span in a doc comment); backticks inside are escaped.
     package static func codeSpan(_ text: String) -> SwiftCode {
-        SwiftCode(verbatim: "`" + escaped(text, backtick: true) + "`")
+        SwiftCode(verbatim: "`" + ArchiveText.swiftEscaped(text, backtick: true) + "`")
     }
 
     /// `parts` with `separator` between them.
     package static func joined(_ parts: [SwiftCode], separator: SwiftCode) -> SwiftCode {
         SwiftCode(verbatim: parts.map(\.text).joined(separator: separator.text))
     }
-
-    /// Escapes for a string literal's body, which also keep a comment on its line.
-    private static func escaped(_ text: String, backtick: Bool) -> String {
-        var result = ""
-        var previousIsPlain = false
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case "`" where backtick: result += "\\u{60}"
-            case "*", "/":
-                // Never `*/` or `/*` in a comment, whatever the surrounding comment style.
-                if let last = result.unicodeScalars.last, last == "*" || last == "/" {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            case " "..."~":
-                // Printable ASCII other than the above: as it is.
-                result.unicodeScalars.append(scalar)
-                previousIsPlain = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                continue
-            default:
-                // A combining mark is written out only after a letter or digit it can
-                // attach to, never after a quote, a backslash or an escape.
-                let isMark = scalar.properties.generalCategory.isMark
-                if needsEscape(scalar) || (isMark && !previousIsPlain) {
-                    result += "\\u{\(String(scalar.value, radix: 16))}"
-                    previousIsPlain = false
-                    continue
-                }
-                result.unicodeScalars.append(scalar)
-                previousIsPlain = scalar.properties.isAlphabetic || scalar.properties.numericType != nil || isMark
-                continue
-            }
-            previousIsPlain = false
-        }
-        return result
-    }
-
-    /// Characters that are invisible, break a line or are not assigned: control, format
-    /// (bidi overrides, zero-width), line and paragraph separators, surrogates, private
-    /// use, unassigned, and every separator but the plain space.
-    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned:
-            return true
-        case .spaceSeparator:
-            return scalar != " "
-        default:
-            return scalar.properties.isNoncharacterCodePoint || scalar.properties.isDefaultIgnorableCodePoint
-        }
-    }
-}
-
-extension Unicode.GeneralCategory {
-    /// Nonspacing, spacing combining or enclosing mark.
-    var isMark: Bool { self == .nonspacingMark || self == .spacingMark || self == .enclosingMark }
 }

@@ -60,13 +60,13 @@ enum Help {
     static func usageError(_ error: UsageError) -> String {
         if let spec = error.command {
             return """
-                error: \(TerminalText.escaped(error.message))
+                error: \(ArchiveText.escaped(error.message))
                 Usage: \(usage(spec))
                   See '\(toolName) \(spec.name) --help' for more information.
                 """
         }
         return """
-            error: \(TerminalText.escaped(error.message))
+            error: \(ArchiveText.escaped(error.message))
             Usage: \(toolName) <subcommand>
               See '\(toolName) --help' for more information.
             """

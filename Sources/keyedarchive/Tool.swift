@@ -43,7 +43,7 @@ enum Tool {
             return try command.run(parsed)
         } catch {
             // The message may quote archive text (keys, class names) and file names.
-            Terminal.err("error: \(TerminalText.escaped(error.message))")
+            Terminal.err("error: \(ArchiveText.escaped(error.message))")
             return ExitStatus.failure
         }
     }

@@ -97,12 +97,12 @@ extension KeyedArchiveView {
     public func render<Target: TextOutputStream>(
         key: String? = nil, options: RenderOptions, to target: inout Target
     ) throws(KeyedArchiveError) -> RenderReport {
-        var entries = topLevel.map { (label: TerminalText.escaped($0.key), value: $0.value) }
+        var entries = topLevel.map { (label: ArchiveText.escaped($0.key), value: $0.value) }
         if let key {
             guard let value = value(forKey: key) else {
-                throw KeyedArchiveError("no top-level key '\(TerminalText.escaped(key))'", key: key)
+                throw KeyedArchiveError("no top-level key '\(ArchiveText.escaped(key))'", key: key)
             }
-            entries = [(TerminalText.escaped(key), value)]
+            entries = [(ArchiveText.escaped(key), value)]
         }
         var renderer = ArchiveTreeRenderer(view: self, options: options)
         try renderer.render(entries, to: &target)
@@ -193,7 +193,7 @@ struct ArchiveTreeRenderer {
         case .dictionary(let fields):
             guard !fields.isEmpty else { return line(depth, "\(label) = {}", to: &out) }
             line(depth, "\(label) = \(paint(count(fields.count, "entry"), .dim))", to: &out)
-            push(fields: fields.map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
+            push(fields: fields.map { (ArchiveText.escaped($0.key), $0.value) }, depth: depth + 1)
         default:
             if case .data(let bytes) = value, expandNested(bytes, heading: "\(label) =", depth: depth, to: &out) { return }
             line(depth, "\(label) = \(scalar(value))", to: &out)
@@ -213,7 +213,7 @@ struct ArchiveTreeRenderer {
         switch content {
         case .archive(let inner):
             view = inner
-            push(fields: inner.topLevel.map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
+            push(fields: inner.topLevel.map { (ArchiveText.escaped($0.key), $0.value) }, depth: depth + 1)
         case .propertyList(let tree):
             push(fields: [("plist", tree)], depth: depth + 1)
         }
@@ -227,7 +227,7 @@ struct ArchiveTreeRenderer {
             if case .data(let bytes) = plain, expandNested(bytes, heading: "\(label) =", depth: depth, to: &out) { return }
             return line(depth, "\(label) = \(scalar(plain))", to: &out)
         }
-        let name = object.className.map(TerminalText.escaped) ?? "class entry"
+        let name = object.className.map(ArchiveText.escaped) ?? "class entry"
         let title = paint(name, .boldCyan) + " " + paint("#\(index)", .dim)
         if open.contains(index) {
             return line(depth, "\(label): -> \(title) \(paint("(cycle)", .boldRed))", to: &out)
@@ -266,7 +266,7 @@ struct ArchiveTreeRenderer {
         }
         line(depth, "\(label): \(title)", to: &out)
         let appKit = options.foundationSummaries ? view.appKitValue(of: object)?.fields : nil
-        push(fields: (appKit ?? object.fields).map { (TerminalText.escaped($0.key), $0.value) }, depth: depth + 1)
+        push(fields: (appKit ?? object.fields).map { (ArchiveText.escaped($0.key), $0.value) }, depth: depth + 1)
     }
 
     /// The one-line form of a Foundation value class, or `nil` for collections.
@@ -275,7 +275,7 @@ struct ArchiveTreeRenderer {
         case .string(let text): return scalar(.string(text))
         case .data(let bytes): return scalar(.data(bytes))
         case .date(let date): return scalar(.date(date))
-        case .url(let url): return paint(TerminalText.escaped(url.absoluteString), .blue)
+        case .url(let url): return paint(ArchiveText.escaped(url.absoluteString), .blue)
         case .uuid(let uuid): return paint(uuid.uuidString, .blue)
         case .decimal(let number): return paint(number.description, .yellow)
         case .null: return paint("null", .magenta)
@@ -291,7 +291,7 @@ struct ArchiveTreeRenderer {
     private func scalar(_ value: ArchivedValue) -> String {
         switch value {
         case .null: return paint("nil", .magenta)
-        case .string(let text): return paint(TerminalText.quoted(text), .green)
+        case .string(let text): return paint(ArchiveText.quoted(text), .green)
         case .integer(let number): return paint(String(number), .yellow)
         case .unsignedInteger(let number): return paint(String(number), .yellow)
         case .wideInteger(let number): return paint(number.description, .yellow)

@@ -39,11 +39,11 @@ enum VerifyCommand: ToolCommand {
                 case .note: label = palette.paint("note:", .cyan)
                 }
                 let className = diagnostic.object.flatMap { classNames[$0] }
-                Terminal.err("\(TerminalText.escaped(name(path))): \(label) \(TerminalText.escaped(diagnostic.text(className: className)))")
+                Terminal.err("\(ArchiveText.escaped(name(path))): \(label) \(ArchiveText.escaped(diagnostic.text(className: className)))")
             }
             let errors = diagnostics.filter { $0.severity == .error }.count
             allSound = allSound && errors == 0
-            Terminal.out("\(TerminalText.escaped(name(path))): " + verdict(diagnostics, objectCount: objectCount))
+            Terminal.out("\(ArchiveText.escaped(name(path))): " + verdict(diagnostics, objectCount: objectCount))
         }
         return allSound ? ExitStatus.success : ExitStatus.failure
     }

@@ -386,7 +386,7 @@ struct JSONEmitter {
     }
 
     /// A JSON string literal: `"` and `\` escaped, control characters as `\n`, `\t`…
-    /// or `\u00XX`, and the other characters ``TerminalText`` keeps from a terminal (DEL,
+    /// or `\u00XX`, and the other characters ``ArchiveText`` keeps from a terminal (DEL,
     /// C1 controls, line separators, bidi overrides) as `\uXXXX`; everything else written
     /// as UTF-8.
     static func quote(_ text: String, to out: inout OutputBuffer) {
@@ -400,7 +400,7 @@ struct JSONEmitter {
             case 0x09: out.append("\\t")
             case 0x08: out.append("\\b")
             case 0x0C: out.append("\\f")
-            case _ where TerminalText.mustEscape(scalar):
+            case _ where ArchiveText.mustEscape(scalar):
                 let hex = Array("0123456789abcdef".utf8)
                 out.append("\\u")
                 for shift in stride(from: 12, through: 0, by: -4) {

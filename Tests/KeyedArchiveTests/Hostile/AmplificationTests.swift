@@ -63,20 +63,20 @@ struct AmplificationTests {
     @Test("render() escapes byte by byte exactly as before: quotes, backslashes, controls, C1 and line separators")
     func renderEscapes() throws {
         let text = "a\"b\\c\n\r\t\u{1}\u{1B}\u{7F}\u{85}\u{9F}\u{A0}\u{2028}\u{2029}\u{202A}\u{202E}\u{202F}\u{2066}\u{2069}\u{206A}é😀"
-        #expect(TerminalText.quoted(text) == #""a\"b\\c\n\r\t\u{01}\u{1b}\u{7f}\u{85}\u{9f}\#u{A0}\u{2028}\u{2029}\u{202a}\u{202e}\#u{202F}\u{2066}\u{2069}\#u{206A}é😀""#)
-        #expect(TerminalText.quoted("plain text") == "\"plain text\"")
+        #expect(ArchiveText.quoted(text) == #""a\"b\\c\n\r\t\u{01}\u{1b}\u{7f}\u{85}\u{9f}\#u{A0}\u{2028}\u{2029}\u{202a}\u{202e}\#u{202F}\u{2066}\u{2069}\#u{206A}é😀""#)
+        #expect(ArchiveText.quoted("plain text") == "\"plain text\"")
         // The same as the scalar-by-scalar rule, on every character it treats specially.
         var scalarByScalar = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": scalarByScalar += "\\\""
             case "\\": scalarByScalar += "\\\\"
-            default: scalarByScalar += TerminalText.escaped(String(scalar))
+            default: scalarByScalar += ArchiveText.escaped(String(scalar))
             }
         }
-        #expect(TerminalText.quoted(text) == scalarByScalar + "\"")
+        #expect(ArchiveText.quoted(text) == scalarByScalar + "\"")
         let view = try KeyedArchiveView(data: try ArchiveEncoder().encode([text]))
-        #expect(view.render().contains(TerminalText.quoted(text)))
+        #expect(view.render().contains(ArchiveText.quoted(text)))
     }
 
     @Test("[[String: String]] shares one copy of a field name every object uses")

@@ -3,7 +3,7 @@ import Testing
 @testable import KeyedArchive
 
 /// Archive text never reaches a terminal with control characters or bidi overrides in it:
-/// keys, `$top` keys, class names and values are escaped through `TerminalText`.
+/// keys, `$top` keys, class names and values are escaped through `ArchiveText`.
 @Suite("Terminal escaping")
 struct TerminalEscapingTests {
     /// Text that would rewrite a terminal: ESC sequences (cursor, title, OSC 52 clipboard
@@ -37,17 +37,17 @@ struct TerminalEscapingTests {
     /// The characters of `text` that must not reach a terminal (line feeds between lines
     /// are the output's own).
     static func unsafe(_ text: String) -> [String] {
-        text.unicodeScalars.filter { $0 != "\n" && TerminalText.mustEscape($0) }.map { String(format: "U+%04X", $0.value) }
+        text.unicodeScalars.filter { $0 != "\n" && ArchiveText.mustEscape($0) }.map { String(format: "U+%04X", $0.value) }
     }
 
     @Test("The escaping rule: C0, DEL, C1, separators and bidi controls as \\u{…}; all else kept")
     func rule() {
-        #expect(TerminalText.escaped("a\u{1B}]52;c;x\u{07}b") == "a\\u{1b}]52;c;x\\u{07}b")
-        #expect(TerminalText.escaped("r\r\n\t") == "r\\r\\n\\t")
-        #expect(TerminalText.escaped("\u{7F}\u{80}\u{9F}\u{2028}\u{202A}\u{202E}\u{2066}\u{2069}")
+        #expect(ArchiveText.escaped("a\u{1B}]52;c;x\u{07}b") == "a\\u{1b}]52;c;x\\u{07}b")
+        #expect(ArchiveText.escaped("r\r\n\t") == "r\\r\\n\\t")
+        #expect(ArchiveText.escaped("\u{7F}\u{80}\u{9F}\u{2028}\u{202A}\u{202E}\u{2066}\u{2069}")
                 == "\\u{7f}\\u{80}\\u{9f}\\u{2028}\\u{202a}\\u{202e}\\u{2066}\\u{2069}")
-        #expect(TerminalText.escaped("Ünïcødé 日本 \u{A0}\u{202F}\u{200D}") == "Ünïcødé 日本 \u{A0}\u{202F}\u{200D}")
-        #expect(TerminalText.quoted("say \"hi\\\"\u{1B}") == "\"say \\\"hi\\\\\\\"\\u{1b}\"")
+        #expect(ArchiveText.escaped("Ünïcødé 日本 \u{A0}\u{202F}\u{200D}") == "Ünïcødé 日本 \u{A0}\u{202F}\u{200D}")
+        #expect(ArchiveText.quoted("say \"hi\\\"\u{1B}") == "\"say \\\"hi\\\\\\\"\\u{1b}\"")
     }
 
     @Test("render() escapes keys, $top keys, class names and values")

@@ -36,17 +36,21 @@ enum JsonCommand: ToolCommand {
             input byte plus 1 MB (or --max-output) nothing is printed and the command \
             fails with an error naming the limit.
             """,
-        arguments: [.file],
+        arguments: [.files],
         options: [
             .option("key", value: "key", help: "Print only the value under this top-level key."),
             .flag("no-classes", help: "Leave out the \"$class\" keys."),
             .flag("compact", help: "Print on one line instead of indenting by two spaces."),
             .expandNested,
             .maxOutput,
+            .all,
+            .jobs,
+            .quiet,
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
+        if FolderOptions.isFolderRun(arguments) { return try runLines(arguments) }
         let input = try ArchiveInput.read(arguments.positionals[0])
         let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         var out = OutputBuffer.capturing()
@@ -60,10 +64,21 @@ enum JsonCommand: ToolCommand {
         return ExitStatus.success
     }
 
+    /// Folders or several files: JSON Lines (see ``JSONLines``).
+    private static func runLines(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
+        let folder = try FolderOptions(arguments)
+        let options = JSONLines.Options(key: arguments.value("key"), classes: !arguments.has("no-classes"),
+                                        expandsNested: arguments.has("expand-nested"), limits: try arguments.outputLimits(),
+                                        includesAll: folder.includesAll)
+        return folder.run(command: "json", done: { "\($0) archive\($0 == 1 ? "" : "s")" }) { JSONLines.report($0, options) }
+    }
+
     /// The JSON document for an archive: one value, or an object keyed by top-level key;
-    /// data that holds a property list is opened by `nested` when it is set.
+    /// data that holds a property list is opened by `nested` when it is set. Ends with
+    /// `terminator`.
     static func write(_ view: KeyedArchiveView, key: String?, classes: Bool, pretty: Bool, file: String,
-                      nested: inout NestedPropertyLists?, to out: inout OutputBuffer) throws(ToolError) {
+                      nested: inout NestedPropertyLists?, terminator: String = "\n",
+                      to out: inout OutputBuffer) throws(ToolError) {
         var emitter = JSONEmitter(view: view, includeClasses: classes, pretty: pretty)
         emitter.nested = nested
         defer { nested = emitter.nested }
@@ -76,7 +91,7 @@ enum JsonCommand: ToolCommand {
             } else {
                 try emitter.writeObject(view.topLevel.map { ($0.key, $0.value) }, to: &out)
             }
-            out.append("\n")
+            out.append(terminator)
         } catch {
             throw error.message.hasPrefix(file + ": ") ? error : ToolError(file: file, error.message)
         }

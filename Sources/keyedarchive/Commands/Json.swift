@@ -66,7 +66,12 @@ enum JsonCommand: ToolCommand {
 
     /// Folders or several files: JSON Lines (see ``JSONLines``).
     private static func runLines(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
-        let folder = try FolderOptions(arguments)
+        let folder: FolderOptions
+        do {
+            folder = try FolderOptions(arguments, of: spec)
+        } catch {
+            return Tool.usageError(error)
+        }
         let options = JSONLines.Options(key: arguments.value("key"), classes: !arguments.has("no-classes"),
                                         expandsNested: arguments.has("expand-nested"), limits: try arguments.outputLimits(),
                                         includesAll: folder.includesAll)

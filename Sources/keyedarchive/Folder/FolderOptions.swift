@@ -36,19 +36,23 @@ struct FolderOptions: Sendable {
         arguments.positionals.count > 1 || arguments.positionals.contains(where: FolderWalk.isFolder)
     }
 
-    init(_ arguments: ParsedArguments) throws(ToolError) {
+    /// The options of `command`; a wrong `--jobs` or a repeated `-` is a usage error.
+    init(_ arguments: ParsedArguments, of command: CommandSpec) throws(UsageError) {
         roots = arguments.positionals
-        quiet = arguments.has("quiet")
+        // One file shows neither a progress line nor a summary, as before folders were read.
+        quiet = arguments.has("quiet") || !Self.isFolderRun(arguments)
         includesAll = arguments.has("all")
         if let text = arguments.value("jobs") {
             guard let count = Int(text), (1...Self.maxJobs).contains(count) else {
-                throw ToolError("--jobs needs a number from 1 to \(Self.maxJobs), not '\(text)'")
+                throw UsageError(message: "--jobs needs a number from 1 to \(Self.maxJobs), not '\(text)'", command: command)
             }
             jobs = count
         } else {
             jobs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, Self.maxJobs))
         }
-        if roots.filter({ $0 == "-" }).count > 1 { throw ToolError("standard input ('-') can be read only once") }
+        if roots.filter({ $0 == "-" }).count > 1 {
+            throw UsageError(message: "standard input ('-') can be read only once", command: command)
+        }
     }
 
     /// Runs `work` on every input and prints the summary; returns the exit status: 1 when

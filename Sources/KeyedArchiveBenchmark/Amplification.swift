@@ -50,7 +50,7 @@ private func measuredMedian<R>(_ body: () -> R) -> (ms: Double, peak: Int, resul
 }
 
 /// The `keyedarchive` tool built beside this benchmark, if any.
-private func toolPath() -> String? {
+func toolPath() -> String? {
     let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     let tool = own.deletingLastPathComponent().appendingPathComponent("keyedarchive").path
     return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil
@@ -76,7 +76,7 @@ private func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak
 /// Spawns `executable` with `arguments`: milliseconds, the child's peak resident size,
 /// bytes it wrote, exit status. (posix_spawn and wait4 rather than `Process`, whose own
 /// reaping of the child would take its resource usage.)
-private func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
+func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return (0, 0, 0, -1) }
     var actions = posix_spawn_file_actions_t()

@@ -35,6 +35,16 @@ enum JsonCommand: ToolCommand {
             Values are written in every place, so output is limited: past 64 bytes per \
             input byte plus 1 MB (or --max-output) nothing is printed and the command \
             fails with an error naming the limit.
+
+            Given several files or a folder, json writes JSON Lines (always compact): one \
+            line per file, {"path": P, "archive": VALUE}; {"path": P, "plist": VALUE} for \
+            a plain property list named on the command line (or found in a folder, with \
+            --all); {"path": P, "error": MESSAGE} for a file that cannot be read or \
+            opened, or passes the output limit; and, with --all, {"path": P, "skipped": \
+            REASON} for the other files found in folders. P is the path as found, its \
+            bytes read as UTF-8.
+
+            \(FolderOptions.help)
             """,
         arguments: [.files],
         options: [

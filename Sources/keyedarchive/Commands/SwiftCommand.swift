@@ -52,6 +52,12 @@ enum SwiftCommand: ToolCommand {
             Foundation types: an archive cannot add code of its own. Generated names \
             never shadow the standard library's or Foundation's types (a class named \
             Data becomes ArchivedData).
+
+            With --check, the code of each archive is generated and not printed: one line \
+            per file on standard output, 'FILE: OK (N types, M lines)' or 'FILE: FAILED' \
+            with the reason on standard error. --check takes several files and folders.
+
+            \(FolderOptions.help)
             """,
         arguments: [.files],
         options: [

@@ -19,8 +19,12 @@ enum VerifyCommand: ToolCommand {
             NSCoding archives may contain them.
 
             Each finding goes to standard error as 'FILE: error|warning|note: object #N \
-            (Class), key path: message'; a verdict per file goes to standard output. Exits \
-            with status 0 when every file is sound (warnings and notes allowed), 1 otherwise.
+            (Class), key path: message'; a verdict per file goes to standard output \
+            ('FILE: OK (12 objects)', 'FILE: FAILED (2 errors)', and with --all \
+            'FILE: skipped: REASON'). Exits with status 0 when every file is sound \
+            (warnings and notes allowed), 1 otherwise.
+
+            \(FolderOptions.help)
             """,
         arguments: [.files],
         options: [.noColor, .all, .jobs, .quiet]

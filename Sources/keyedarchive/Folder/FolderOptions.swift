@@ -28,6 +28,23 @@ struct FolderOptions: Sendable {
     let quiet: Bool
     let includesAll: Bool
 
+    /// The rules of folder runs, in the help of every command that has them.
+    static let help = """
+        Folders are read recursively, the entries of each folder in byte-wise order of \
+        their names, so the order of the output never depends on the file system or on \
+        --jobs. Symbolic links named on the command line are followed; inside folders, \
+        symbolic links (to files or folders) are not followed and FIFOs, devices and \
+        sockets are not opened: they are skipped, so the walk neither loops nor blocks. \
+        Files found in folders that are not keyed archives (not a property list, or a \
+        plain one) are skipped too and counted; --all reports them. A file that cannot \
+        be read, or vanishes during the run, is reported in its place and the run goes \
+        on. --jobs files are worked on at once (default: one per core) and at most \
+        twice as many are held in memory. On a terminal, standard error shows a progress \
+        line (files done, files per second, time left); at the end a summary counts the \
+        files done, failed and skipped. --quiet leaves out both. Exits with status 1 \
+        when any file failed, 0 otherwise.
+        """
+
     /// The largest `--jobs`: each thread reserves a 64 MiB stack.
     static let maxJobs = 256
 

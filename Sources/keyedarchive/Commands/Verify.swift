@@ -51,25 +51,16 @@ enum VerifyCommand: ToolCommand {
         func failed(_ message: String) -> FileReport {
             lines(name, [Diagnostic(severity: .error, object: nil, path: "", message: message)], [:], nil, palette: palette)
         }
-        switch found.kind {
+        // The library's own reading must agree: anything it refuses is an error here too.
+        let data: Data, refusal: String?
+        switch OpenedInput(found) {
         case .skipped(let reason): return skipped(reason)
         case .failed(let reason): return failed(reason)
-        case .file, .standardInput: break
-        }
-        let data: Data
-        switch FoundFileReader.read(found) {
-        case .failure(let error): return failed(error.message)
-        case .success(let bytes): data = bytes
-        }
-        if !found.isNamed, let reason = ArchiveCandidate.reasonToSkip(data) { return skipped(reason) }
-        // The library's own reading must agree: anything it refuses is an error here too.
-        var refusal: String?
-        do {
-            _ = try KeyedArchiveView(data: data)
-        } catch let error as KeyedArchiveError where error.isPlainPropertyList && !found.isNamed {
-            return skipped(error.description)
-        } catch {
-            refusal = ArchiveInput.describe(error)
+        case .archive(_, let bytes): (data, refusal) = (bytes, nil)
+        case .refused(let reason, let bytes): (data, refusal) = (bytes, reason)
+        case .plainPropertyList(let bytes):
+            guard found.isNamed else { return skipped(OpenedInput.plainReason) }
+            (data, refusal) = (bytes, OpenedInput.plainReason)
         }
         let (diagnostics, classNames, objectCount) = check(data, refusal: refusal)
         return lines(name, diagnostics, classNames, objectCount, palette: palette)

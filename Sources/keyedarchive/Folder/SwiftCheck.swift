@@ -25,27 +25,15 @@ enum SwiftCheck {
         func failed(_ message: String) -> FileReport {
             FileReport(verdict: .failed, output: "\(shown): FAILED\n", messages: "\(shown): error: \(TerminalText.escaped(message))\n")
         }
-        switch found.kind {
+        let view: KeyedArchiveView, size: Int
+        switch OpenedInput(found) {
         case .skipped(let reason): return skipped(reason)
-        case .failed(let reason): return failed(reason)
-        case .file, .standardInput: break
-        }
-        let data: Data
-        switch FoundFileReader.read(found) {
-        case .failure(let error): return failed(error.message)
-        case .success(let bytes): data = bytes
-        }
-        if !found.isNamed, let reason = ArchiveCandidate.reasonToSkip(data) { return skipped(reason) }
-        let view: KeyedArchiveView
-        do {
-            view = try KeyedArchiveView(data: data)
-        } catch let error as KeyedArchiveError where error.isPlainPropertyList && !found.isNamed {
-            return skipped(error.description)
-        } catch {
-            return failed(ArchiveInput.describe(error))
+        case .failed(let reason), .refused(let reason, _): return failed(reason)
+        case .plainPropertyList: return found.isNamed ? failed(OpenedInput.plainReason) : skipped(OpenedInput.plainReason)
+        case .archive(let opened, let bytes): (view, size) = (opened, bytes.count)
         }
         do {
-            let (code, types) = try SwiftCommand.generate(view, name: name, inputSize: data.count, settings: settings)
+            let (code, types) = try SwiftCommand.generate(view, name: name, inputSize: size, settings: settings)
             let lines = code.text.utf8.reduce(0) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
             return FileReport(verdict: .done, output: "\(shown): OK (\(types) type\(types == 1 ? "" : "s"), \(lines) lines)\n")
         } catch {

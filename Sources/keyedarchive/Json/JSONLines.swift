@@ -24,21 +24,11 @@ enum JSONLines {
     }
 
     static func report(_ input: FoundInput, _ options: Options) -> FileReport {
-        switch input.kind {
+        switch OpenedInput(input, limits: options.limits) {
         case .skipped(let reason): return skipped(input, reason, options)
-        case .failed(let reason): return failed(input, reason)
-        case .file, .standardInput: break
-        }
-        let data: Data
-        switch FoundFileReader.read(input) {
-        case .failure(let error): return failed(input, error.message)
-        case .success(let bytes): data = bytes
-        }
-        if !input.isNamed, let reason = ArchiveCandidate.reasonToSkip(data) { return skipped(input, reason, options) }
-        do {
-            let view = try KeyedArchiveView(data: data, limits: options.limits)
-            return line(input, member: "archive", view: view, key: options.key, options, verdict: .done)
-        } catch let error as KeyedArchiveError where error.isPlainPropertyList {
+        case .failed(let reason), .refused(let reason, _): return failed(input, reason)
+        case .archive(let view, _): return line(input, member: "archive", view: view, key: options.key, options, verdict: .done)
+        case .plainPropertyList(let data):
             guard input.isNamed || options.includesAll else { return FileReport(verdict: .skipped) }
             do {
                 let view = try KeyedArchiveView(plainPropertyList: data, limits: options.limits)
@@ -47,8 +37,6 @@ enum JSONLines {
             } catch {
                 return failed(input, ArchiveInput.describe(error))
             }
-        } catch {
-            return failed(input, ArchiveInput.describe(error))
         }
     }
 

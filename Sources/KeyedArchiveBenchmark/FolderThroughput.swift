@@ -90,7 +90,7 @@ func runFolder(_ options: Options) throws {
     progress("writing the folders…")
     let sets = [
         try makeSet("10,000 small archives", count: 10_000, records: 1, in: scratch.appendingPathComponent("small")),
-        try makeSet("16 large archives", count: 16, records: 40_000, in: scratch.appendingPathComponent("large")),
+        try makeSet("8 large archives", count: 8, records: 20_000, in: scratch.appendingPathComponent("large")),
     ]
     let rounds = max(1, min(options.rounds, 3))
     print("keyedarchive json on a folder (JSON Lines to a pipe), \(cores) cores; median of \(rounds) alternating rounds")
@@ -109,7 +109,7 @@ func runFolder(_ options: Options) throws {
         }
         let average = Double(set.bytes) / Double(set.files.count)
         print("\n\(set.name), \(String(format: "%.1f", average / (average < 100_000 ? 1 : 1_048_576)))\(average < 100_000 ? " bytes" : " MB") each")
-        print("  contender                          files/s      MB/s   ms/file   peak MB  spread")
+        print("  contender                           files/s      MB/s   ms/file   peak MB  spread")
         var perSecond: [Double] = []
         for (index, contender) in list.enumerated() {
             let sorted = times[index].sorted()
@@ -119,8 +119,9 @@ func runFolder(_ options: Options) throws {
             perSecond.append(rate)
             let megabytes = rate * average / 1_048_576
             let spread = sorted.count > 1 && ms > 0 ? (sorted[sorted.count - 1] - sorted[0]) / ms * 100 : 0
-            print(String(format: "  %-32@ %9.0f %9.1f %9.3f %9.1f %6.0f%%", contender.name as NSString, rate, megabytes, ms / files,
-                         Double(peaks[index]) / 1_048_576, spread))
+            let name = contender.name.padding(toLength: 32, withPad: " ", startingAt: 0)
+            print("  " + name + String(format: " %9.1f %9.1f %9.3f %9.1f %6.0f%%", rate, megabytes, ms / files,
+                                       Double(peaks[index]) / 1_048_576, spread))
         }
         if perSecond.count >= 2 {
             var line = String(format: "  --jobs 1 ÷ one process per file: %.1f×", perSecond[1] / perSecond[0])

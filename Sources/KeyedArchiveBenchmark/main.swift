@@ -70,7 +70,7 @@ struct Options {
       --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", ")),
                              \(AmplificationFamily.allCases.map(\.rawValue).joined(separator: ", "))
       --hostile-max-bytes N  with --hostile, only the sizes up to N bytes (default 1,048,576)
-      --folder               keyedarchive json on a folder of 10,000 small archives and one of 16 large ones: files/s,
+      --folder               keyedarchive json on a folder of 10,000 small archives and one of 8 large ones: files/s,
                              MB/s and peak memory with --jobs 1 and every core, against one run of the tool per file
                              (needs keyedarchive built beside the benchmark)
       --help                 this text

@@ -240,3 +240,35 @@ struct CLIFolderTests {
         #expect(result.stderr.isEmpty)
     }
 }
+
+/// Folder runs over the shared corpus.
+@Suite("CLI: folders, corpus")
+struct CLIFolderCorpusTests {
+    @Test("json on the corpus's Apple archives: a line per file, each the same JSON as the file alone", .requiresCorpus)
+    func appleArchives() throws {
+        let folder = CLI.corpusFile("apple")
+        let files = CLI.corpusFiles(under: "apple").map(CLI.corpusFile)
+        let result = try CLI.run(["json", "--all", folder])
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == files.count)
+        let parsed = try FolderFixtures.jsonLines(result.stdout)
+        #expect(Set(parsed.compactMap { $0["path"] as? String }) == Set(files))
+        #expect(parsed.allSatisfy { $0["archive"] != nil }, "\(parsed.filter { $0["archive"] == nil })")
+        for (line, object) in zip(lines, parsed).prefix(12) {
+            let file = try #require(object["path"] as? String)
+            let alone = try CLI.run(["json", "--compact", file]).stdout
+            #expect(line == "{\"path\":\"\(file)\",\"archive\":" + alone.dropLast() + "}")
+        }
+    }
+
+    @Test("json on the hostile corpus finishes, reports every file in its place and fails", .requiresCorpus)
+    func hostileFiles() throws {
+        let result = try CLI.run(["json", "--all", "--jobs", "2", CLI.corpusFile("hostile")], timeout: 300)
+        #expect(!result.timedOut)
+        let lines = try FolderFixtures.jsonLines(result.stdout)
+        #expect(lines.count == CLI.corpusFiles(under: "hostile").count)
+        #expect(lines.allSatisfy { $0.count == 2 && $0["path"] is String })
+        #expect(lines.contains { $0["error"] != nil })
+        #expect(result.status == 1)
+    }
+}

@@ -59,7 +59,7 @@ func toolPath() -> String? {
 /// Runs the tool: milliseconds, its peak resident size, bytes it wrote, exit status. Through
 /// GNU time when installed: a child spawned from this process starts with this process's
 /// peak (posix_spawn shares its memory until exec), one that time forks does not.
-private func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
+func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
     let time = "/usr/bin/time"
     guard FileManager.default.isExecutableFile(atPath: time) else { return spawn(tool, arguments) }
     let report = FileManager.default.temporaryDirectory.appendingPathComponent("amplification-time-\(getpid())").path
@@ -76,7 +76,7 @@ private func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak
 /// Spawns `executable` with `arguments`: milliseconds, the child's peak resident size,
 /// bytes it wrote, exit status. (posix_spawn and wait4 rather than `Process`, whose own
 /// reaping of the child would take its resource usage.)
-func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
+private func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return (0, 0, 0, -1) }
     var actions = posix_spawn_file_actions_t()

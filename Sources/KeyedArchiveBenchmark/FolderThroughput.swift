@@ -64,7 +64,7 @@ private func contenders(cores: Int, perFileSample: Int) -> [FolderContender] {
         run: { tool, set in
             var ms = 0.0, peak = 0, ok = true
             for file in set.files.prefix(perFileSample) {
-                let run = spawn(tool, ["json", "--compact", file])
+                let run = runTool(tool, ["json", "--compact", file])
                 ms += run.ms
                 peak = max(peak, run.peak)
                 ok = ok && run.status == 0
@@ -73,7 +73,7 @@ private func contenders(cores: Int, perFileSample: Int) -> [FolderContender] {
         })]
     for jobs in Array(Set([1, cores])).sorted() {
         list.append(FolderContender(name: "one run, --jobs \(jobs)", files: { $0.files.count }, run: { tool, set in
-            let run = spawn(tool, ["json", "--quiet", "--jobs", "\(jobs)", set.root.path])
+            let run = runTool(tool, ["json", "--quiet", "--jobs", "\(jobs)", set.root.path])
             return (run.ms, run.peak, run.status == 0)
         }))
     }

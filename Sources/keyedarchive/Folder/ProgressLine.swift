@@ -45,7 +45,7 @@ struct ProgressLine {
     /// the total is not known yet).
     static func text(done: Int, total: Int?, seconds: Double) -> String {
         let rate = seconds > 0 ? Double(done) / seconds : 0
-        var text = total.map { "\(done) of \(max($0, done)) files" } ?? "\(done) files"
+        var text = total.map { "\(done) of \(max($0, done)) files" } ?? "\(done) file\(done == 1 ? "" : "s")"
         text += ", \(Int(rate.rounded())) files/s"
         if let total, rate > 0 {
             let left = Int((Double(max(total - done, 0)) / rate).rounded(.up))

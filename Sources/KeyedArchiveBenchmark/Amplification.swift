@@ -50,7 +50,7 @@ private func measuredMedian<R>(_ body: () -> R) -> (ms: Double, peak: Int, resul
 }
 
 /// The `keyedarchive` tool built beside this benchmark, if any.
-private func toolPath() -> String? {
+func toolPath() -> String? {
     let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     let tool = own.deletingLastPathComponent().appendingPathComponent("keyedarchive").path
     return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil
@@ -59,7 +59,7 @@ private func toolPath() -> String? {
 /// Runs the tool: milliseconds, its peak resident size, bytes it wrote, exit status. Through
 /// GNU time when installed: a child spawned from this process starts with this process's
 /// peak (posix_spawn shares its memory until exec), one that time forks does not.
-private func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
+func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
     let time = "/usr/bin/time"
     guard FileManager.default.isExecutableFile(atPath: time) else { return spawn(tool, arguments) }
     let report = FileManager.default.temporaryDirectory.appendingPathComponent("amplification-time-\(getpid())").path

@@ -18,6 +18,8 @@ struct Options {
     var store = false
     var storeOperations = 200
     var hostile = false
+    /// The tool on a whole folder (`--folder`, FolderThroughput.swift).
+    var folder = false
     /// Hostile families to run (`--family`); empty: all of them.
     var hostileFamilies: [HostileFamily] = []
     /// Amplification families to run (`--family`); empty: all of them (unless hostile families were named).
@@ -68,9 +70,12 @@ struct Options {
       --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", ")),
                              \(AmplificationFamily.allCases.map(\.rawValue).joined(separator: ", "))
       --hostile-max-bytes N  with --hostile, only the sizes up to N bytes (default 1,048,576)
+      --folder               keyedarchive json on a folder of 10,000 small archives and one of 8 large ones: files/s,
+                             MB/s and peak memory with --jobs 1 and every core, against one run of the tool per file
+                             (needs keyedarchive built beside the benchmark)
       --help                 this text
 
-    --scaling, --memory, --store and --hostile replace the workload tables unless --workload is also given.
+    --scaling, --memory, --store, --hostile and --folder replace the workload tables unless --workload is also given.
     The workload tables, --memory and --scaling each end with their goals (Goals.swift): the limit, the worst
     value of the run and where, and whether it is met (with --machine: goal=NAME limit= worst= worst_workload= met=).
     Progress goes to standard error; results to standard output.
@@ -104,6 +109,7 @@ struct Options {
             case "--store": store = true
             case "--store-operations": storeOperations = max(1, try number(arg))
             case "--hostile": hostile = true
+            case "--folder": folder = true
             case "--hostile-max-bytes": hostileMaxBytes = try number(arg)
             case "--family":
                 let name = it.next() ?? ""
@@ -125,7 +131,7 @@ struct Options {
             default: throw BenchmarkFailure(description: "unknown option \(arg)\n\n\(Options.usage)")
             }
         }
-        if (scaling || memory || store || hostile) && !explicitWorkload { workloads = [] }
+        if (scaling || memory || store || hostile || folder) && !explicitWorkload { workloads = [] }
     }
 }
 
@@ -174,6 +180,7 @@ do {
         runHostile(options)
         runAmplification(options)
     }
+    if options.folder { try runFolder(options) }
 } catch let failure as BenchmarkFailure {
     if failure.description == Options.usage {
         print(failure.description)

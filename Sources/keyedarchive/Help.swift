@@ -12,7 +12,7 @@ enum Help {
     /// The tool's own help: its commands and global options.
     static func root(commands: [CommandSpec]) -> String {
         var text = "OVERVIEW: \(abstract)\n\n"
-        text += wrap("Reads binary and XML archives; FILE may be '-' for standard input.", indent: 0) + "\n"
+        text += wrap("Reads binary and XML archives; FILE may be '-' for standard input. json, verify and swift --check also take folders (read recursively) and several files.", indent: 0) + "\n"
         text += "USAGE: \(toolName) <subcommand>\n\n"
         text += "OPTIONS:\n"
         text += row("--version", "Show the version.")

@@ -64,7 +64,8 @@ enum Tool {
         return ExitStatus.success
     }
 
-    private static func usageError(_ error: UsageError) -> Int32 {
+    /// Prints a usage mistake and returns exit status 2.
+    static func usageError(_ error: UsageError) -> Int32 {
         Terminal.err(Help.usageError(error))
         return ExitStatus.usage
     }

@@ -35,18 +35,32 @@ enum JsonCommand: ToolCommand {
             Values are written in every place, so output is limited: past 64 bytes per \
             input byte plus 1 MB (or --max-output) nothing is printed and the command \
             fails with an error naming the limit.
+
+            Given several files or a folder, json writes JSON Lines (always compact): one \
+            line per file, {"path": P, "archive": VALUE}; {"path": P, "plist": VALUE} for \
+            a plain property list named on the command line (or found in a folder, with \
+            --all); {"path": P, "error": MESSAGE} for a file that cannot be read or \
+            opened, or passes the output limit; and, with --all, {"path": P, "skipped": \
+            REASON} for the other files found in folders. P is the path as found, its \
+            bytes read as UTF-8.
+
+            \(FolderOptions.help)
             """,
-        arguments: [.file],
+        arguments: [.files],
         options: [
             .option("key", value: "key", help: "Print only the value under this top-level key."),
             .flag("no-classes", help: "Leave out the \"$class\" keys."),
             .flag("compact", help: "Print on one line instead of indenting by two spaces."),
             .expandNested,
             .maxOutput,
+            .all,
+            .jobs,
+            .quiet,
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
+        if FolderOptions.isFolderRun(arguments) { return try runLines(arguments) }
         let input = try ArchiveInput.read(arguments.positionals[0])
         let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         var out = OutputBuffer.capturing()
@@ -60,10 +74,26 @@ enum JsonCommand: ToolCommand {
         return ExitStatus.success
     }
 
+    /// Folders or several files: JSON Lines (see ``JSONLines``).
+    private static func runLines(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
+        let folder: FolderOptions
+        do {
+            folder = try FolderOptions(arguments, of: spec)
+        } catch {
+            return Tool.usageError(error)
+        }
+        let options = JSONLines.Options(key: arguments.value("key"), classes: !arguments.has("no-classes"),
+                                        expandsNested: arguments.has("expand-nested"), limits: try arguments.outputLimits(),
+                                        includesAll: folder.includesAll)
+        return folder.run(command: "json", done: { "\($0) archive\($0 == 1 ? "" : "s")" }) { JSONLines.report($0, options) }
+    }
+
     /// The JSON document for an archive: one value, or an object keyed by top-level key;
-    /// data that holds a property list is opened by `nested` when it is set.
+    /// data that holds a property list is opened by `nested` when it is set. Ends with
+    /// `terminator`.
     static func write(_ view: KeyedArchiveView, key: String?, classes: Bool, pretty: Bool, file: String,
-                      nested: inout NestedPropertyLists?, to out: inout OutputBuffer) throws(ToolError) {
+                      nested: inout NestedPropertyLists?, terminator: String = "\n",
+                      to out: inout OutputBuffer) throws(ToolError) {
         var emitter = JSONEmitter(view: view, includeClasses: classes, pretty: pretty)
         emitter.nested = nested
         defer { nested = emitter.nested }
@@ -76,7 +106,7 @@ enum JsonCommand: ToolCommand {
             } else {
                 try emitter.writeObject(view.topLevel.map { ($0.key, $0.value) }, to: &out)
             }
-            out.append("\n")
+            out.append(terminator)
         } catch {
             throw error.message.hasPrefix(file + ": ") ? error : ToolError(file: file, error.message)
         }

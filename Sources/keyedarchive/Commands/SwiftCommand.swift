@@ -52,15 +52,32 @@ enum SwiftCommand: ToolCommand {
             Foundation types: an archive cannot add code of its own. Generated names \
             never shadow the standard library's or Foundation's types (a class named \
             Data becomes ArchivedData).
+
+            With --check, the code of each archive is generated and not printed: one line \
+            per file on standard output, 'FILE: OK (N types, M lines)' or 'FILE: FAILED' \
+            with the reason on standard error. --check takes several files and folders.
+
+            \(FolderOptions.help)
             """,
-        arguments: [.file],
+        arguments: [.files],
         options: [
+            .flag("check", help: "Check that code can be generated for each archive, without printing it; takes folders and several files."),
             .option("root-name", value: "name", help: "The name of the root type (default: Root)."),
             .option("access", value: "level", choices: SwiftEmitter.Access.allCases.map(\.rawValue),
                     help: "The access level of the declarations: internal (the default, unwritten) or public."),
             .option("namespace", value: "name", help: "Wrap every declaration in 'enum <name> { ... }' (default: none)."),
+            .all,
+            .jobs,
+            .quiet,
         ]
     )
+
+    /// The naming and access options, checked once for every file.
+    struct Settings: Sendable {
+        let rootName: SwiftIdentifier
+        let namespace: SwiftIdentifier?
+        let access: SwiftEmitter.Access
+    }
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let rootName = try typeName(arguments.value("root-name") ?? "Root", for: "the root type's name")
@@ -70,28 +87,39 @@ enum SwiftCommand: ToolCommand {
         }
         // Validated by the parser against `Access.allCases`.
         let access = SwiftEmitter.Access(rawValue: arguments.value("access") ?? "internal") ?? .internal
+        let settings = Settings(rootName: rootName, namespace: namespace, access: access)
+        if arguments.has("check") { return try SwiftCheck.run(arguments, settings: settings) }
+        guard !FolderOptions.isFolderRun(arguments) else {
+            return Tool.usageError(UsageError(
+                message: "swift prints the code of one archive; give one file, or --check for folders and several files", command: spec))
+        }
         let input = try ArchiveInput.read(arguments.positionals[0])
-        var inference = SchemaInference(view: try input.view())
-        let schema: ArchiveSchema
-        do {
-            schema = try inference.infer()
-        } catch {
-            throw ToolError(file: input.name, error.message)
-        }
-        let declarations = SwiftDeclarations(schema: schema, rootName: rootName, namespace: namespace)
-        let source = input.name == "<stdin>" ? "standard input" : lastComponent(input.name)
-        var emitter = SwiftEmitter(declarations: declarations, access: access, source: source,
-                                   outputLimit: SwiftEmitter.outputLimit(forInputSize: input.data.count))
-        let code: SwiftCode
-        do {
-            code = try emitter.emit()
-        } catch {
-            throw ToolError(file: input.name, error.message)
-        }
+        let (code, _) = try generate(try input.view(), name: input.name, inputSize: input.data.count, settings: settings)
         var out = OutputBuffer()
         out.append(code.text)
         out.flush()
         return ExitStatus.success
+    }
+
+    /// The Swift file for the archive `view` read from `name`, and how many types it declares.
+    static func generate(_ view: KeyedArchiveView, name: String, inputSize: Int,
+                         settings: Settings) throws(ToolError) -> (SwiftCode, types: Int) {
+        var inference = SchemaInference(view: view)
+        let schema: ArchiveSchema
+        do {
+            schema = try inference.infer()
+        } catch {
+            throw ToolError(file: name, error.message)
+        }
+        let declarations = SwiftDeclarations(schema: schema, rootName: settings.rootName, namespace: settings.namespace)
+        let source = name == "<stdin>" ? "standard input" : lastComponent(name)
+        var emitter = SwiftEmitter(declarations: declarations, access: settings.access, source: source,
+                                   outputLimit: SwiftEmitter.outputLimit(forInputSize: inputSize))
+        do {
+            return (try emitter.emit(), declarations.composites.count + declarations.unions.count)
+        } catch {
+            throw ToolError(file: name, error.message)
+        }
     }
 
     /// A type name given on the command line: a Swift identifier as written, not a keyword

@@ -19,64 +19,90 @@ enum VerifyCommand: ToolCommand {
             NSCoding archives may contain them.
 
             Each finding goes to standard error as 'FILE: error|warning|note: object #N \
-            (Class), key path: message'; a verdict per file goes to standard output. Exits \
-            with status 0 when every file is sound (warnings and notes allowed), 1 otherwise.
+            (Class), key path: message'; a verdict per file goes to standard output \
+            ('FILE: OK (12 objects)', 'FILE: FAILED (2 errors)', and with --all \
+            'FILE: skipped: REASON'). Exits with status 0 when every file is sound \
+            (warnings and notes allowed), 1 otherwise.
+
+            \(FolderOptions.help)
             """,
-        arguments: [ArgumentSpec("file", repeating: true, help: "The archives to check (binary or XML); '-' reads standard input.")],
-        options: [.noColor]
+        arguments: [.files],
+        options: [.noColor, .all, .jobs, .quiet]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
-        let palette = Palette(enabled: Terminal.wantsColor(noColorFlag: arguments.has("no-color"), fd: 2))
-        var allSound = true
-        for path in arguments.positionals {
-            let (diagnostics, classNames, objectCount) = check(path)
-            for diagnostic in diagnostics.sorted(by: { $0.severity < $1.severity }) {
-                let label: String
-                switch diagnostic.severity {
-                case .error: label = palette.paint("error:", .boldRed)
-                case .warning: label = palette.paint("warning:", .yellow)
-                case .note: label = palette.paint("note:", .cyan)
-                }
-                let className = diagnostic.object.flatMap { classNames[$0] }
-                Terminal.err("\(ArchiveText.escaped(name(path))): \(label) \(ArchiveText.escaped(diagnostic.text(className: className)))")
-            }
-            let errors = diagnostics.filter { $0.severity == .error }.count
-            allSound = allSound && errors == 0
-            Terminal.out("\(ArchiveText.escaped(name(path))): " + verdict(diagnostics, objectCount: objectCount))
+        let folder: FolderOptions
+        do {
+            folder = try FolderOptions(arguments, of: spec)
+        } catch {
+            return Tool.usageError(error)
         }
-        return allSound ? ExitStatus.success : ExitStatus.failure
+        let palette = Palette(enabled: Terminal.wantsColor(noColorFlag: arguments.has("no-color"), fd: 2))
+        let includesAll = folder.includesAll
+        return folder.run(command: "verify", done: { "\($0) OK" }) { report($0, palette: palette, includesAll: includesAll) }
     }
 
-    private static func name(_ path: String) -> String { path == "-" ? "<stdin>" : path }
-
-    /// The findings for one file, the class name of each object, and the object count.
-    static func check(_ path: String) -> ([Diagnostic], [Int: String], Int?) {
-        func failure(_ error: ToolError) -> ([Diagnostic], [Int: String], Int?) {
-            // The message starts with the file name, which each line already shows.
-            let message = String(error.message.dropFirst(name(path).count + 2))
-            return ([Diagnostic(severity: .error, object: nil, path: "", message: message)], [:], nil)
+    /// The findings (for standard error) and the verdict (for standard output) of one input.
+    static func report(_ found: FoundInput, palette: Palette, includesAll: Bool) -> FileReport {
+        let name = found.kind == .standardInput ? "<stdin>" : found.path
+        func skipped(_ reason: String) -> FileReport {
+            FileReport(verdict: .skipped, output: includesAll ? "\(ArchiveText.escaped(name)): skipped: \(ArchiveText.escaped(reason))\n" : "")
         }
-        let input: ArchiveInput
+        func failed(_ message: String) -> FileReport {
+            lines(name, [Diagnostic(severity: .error, object: nil, path: "", message: message)], [:], nil, palette: palette)
+        }
+        // The library's own reading must agree: anything it refuses is an error here too.
+        let data: Data, refusal: String?
+        switch OpenedInput(found) {
+        case .skipped(let reason): return skipped(reason)
+        case .failed(let reason): return failed(reason)
+        case .archive(_, let bytes): (data, refusal) = (bytes, nil)
+        case .refused(let reason, let bytes): (data, refusal) = (bytes, reason)
+        case .plainPropertyList(let bytes):
+            guard found.isNamed else { return skipped(OpenedInput.plainReason) }
+            (data, refusal) = (bytes, OpenedInput.plainReason)
+        }
+        let (diagnostics, classNames, objectCount) = check(data, refusal: refusal)
+        return lines(name, diagnostics, classNames, objectCount, palette: palette)
+    }
+
+    /// The lines for one file: each finding for standard error, the verdict for standard
+    /// output; failed when any finding is an error.
+    private static func lines(_ name: String, _ diagnostics: [Diagnostic], _ classNames: [Int: String], _ objectCount: Int?,
+                              palette: Palette) -> FileReport {
+        var messages = ""
+        for diagnostic in diagnostics.sorted(by: { $0.severity < $1.severity }) {
+            let label: String
+            switch diagnostic.severity {
+            case .error: label = palette.paint("error:", .boldRed)
+            case .warning: label = palette.paint("warning:", .yellow)
+            case .note: label = palette.paint("note:", .cyan)
+            }
+            let className = diagnostic.object.flatMap { classNames[$0] }
+            messages += "\(ArchiveText.escaped(name)): \(label) \(ArchiveText.escaped(diagnostic.text(className: className)))\n"
+        }
+        let failed = diagnostics.contains { $0.severity == .error }
+        return FileReport(verdict: failed ? .failed : .done,
+                          output: "\(ArchiveText.escaped(name)): " + verdict(diagnostics, objectCount: objectCount) + "\n",
+                          messages: messages)
+    }
+
+    /// The findings for one file's bytes, the class name of each object, and the object
+    /// count; `refusal` is why the library would not open it as an archive, if it would not.
+    static func check(_ data: Data, refusal: String?) -> ([Diagnostic], [Int: String], Int?) {
         let tree: PropertyListValue
         do {
-            input = try ArchiveInput.read(path)
-            tree = try input.propertyList()
+            tree = try PropertyListValue(propertyList: data, limits: ArchiveDecoder.Limits())
         } catch {
-            return failure(error)
+            return ([Diagnostic(severity: .error, object: nil, path: "", message: ArchiveInput.describe(error))], [:], nil)
         }
         var checker = ArchiveChecker()
         checker.check(tree)
         var diagnostics = checker.diagnostics
-        // The library's own reading must agree: anything it refuses is an error here too.
-        if !diagnostics.contains(where: { $0.severity == .error }) {
-            do {
-                _ = try input.view()
-            } catch {
-                diagnostics += failure(error).0
-            }
+        if let refusal, !diagnostics.contains(where: { $0.severity == .error }) {
+            diagnostics.append(Diagnostic(severity: .error, object: nil, path: "", message: refusal))
         }
-        diagnostics += duplicateKeyWarnings(input.data)
+        diagnostics += duplicateKeyWarnings(data)
         return (diagnostics, checker.classNames, checker.objects.isEmpty ? nil : checker.objects.count)
     }
 

@@ -91,7 +91,9 @@ enum BuiltExecutable {
         var timedOut = false
         while process.isRunning {
             if Date() > deadline {
-                process.terminate()
+                // SIGKILL, not terminate()'s SIGTERM: a child started from the test runner
+                // can inherit SIGTERM blocked, and then a hung tool would hang the suite.
+                kill(process.processIdentifier, SIGKILL)
                 timedOut = true
                 break
             }

@@ -1,0 +1,45 @@
+import Foundation
+import KeyedArchive
+
+/// What one found input holds, as every folder command first needs it: an archive, a plain
+/// property list, bytes the library refuses, or nothing to judge (skipped, or unreadable).
+enum OpenedInput {
+    case archive(KeyedArchiveView, Data)
+    /// A well-formed property list without the keyed-archive envelope.
+    case plainPropertyList(Data)
+    /// Data that starts like a property list but does not open as an archive: why, and the bytes.
+    case refused(String, Data)
+    /// Found in a folder and not worth opening (see ``ArchiveCandidate``), or never opened.
+    case skipped(String)
+    /// Could not be examined or read.
+    case failed(String)
+
+    /// Reads `input` and opens it under `limits`. A file found in a folder that does not
+    /// start like a property list is skipped unread by the library.
+    init(_ input: FoundInput, limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) {
+        switch input.kind {
+        case .skipped(let reason): self = .skipped(reason); return
+        case .failed(let reason): self = .failed(reason); return
+        case .file, .standardInput: break
+        }
+        let data: Data
+        switch FoundFileReader.read(input) {
+        case .failure(let error): self = .failed(error.message); return
+        case .success(let bytes): data = bytes
+        }
+        if !input.isNamed, let reason = ArchiveCandidate.reasonToSkip(data) {
+            self = .skipped(reason)
+            return
+        }
+        do {
+            self = .archive(try KeyedArchiveView(data: data, limits: limits), data)
+        } catch let error as KeyedArchiveError where error.isPlainPropertyList {
+            self = .plainPropertyList(data)
+        } catch {
+            self = .refused(ArchiveInput.describe(error), data)
+        }
+    }
+
+    /// Why a plain property list is not an archive, as the library says it.
+    static let plainReason = KeyedArchiveError.plainPropertyList.description
+}

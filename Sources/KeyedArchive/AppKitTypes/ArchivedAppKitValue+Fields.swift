@@ -83,8 +83,28 @@ extension ArchivedTextAttribute {
         case .paragraphStyle(let style): return .dictionary(style.summaryFields)
         case .link(let url): return .string(url.absoluteString)
         case .string(let text): return .string(text)
+        case .integer(let number): return .integer(number)
         case .number(let number): return .real(number)
-        case .other(let className): return .dictionary([ArchivedField(key: "$class", value: .string(className))])
+        case .other(let raw): return raw.summaryValue
+        }
+    }
+}
+
+extension ArchivedRawValue {
+    /// The value as the tool shows it: an object as its `$class` and fields.
+    var summaryValue: ArchivedValue {
+        switch self {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case .bool(let flag): return .bool(flag)
+        case .data(let bytes): return .data(bytes)
+        case .string(let text): return .string(text)
+        case .plain(let value): return value.summaryValue
+        case .array(let items): return .array(items.map(\.summaryValue))
+        case .object(let classes, let fields):
+            return .dictionary([ArchivedField(key: "$class", value: .string(classes.first ?? ""))]
+                + fields.map { ArchivedField(key: $0.key, value: $0.value.summaryValue) })
         }
     }
 }

@@ -101,12 +101,14 @@ extension ArchivedTextAttribute: _ArchiveSpecialDecodable {
 
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedTextAttribute {
         guard let chain = try decoder.archivedClass(of: slot, at: path()) else {
-            // A plain value: a number, a string, a boolean (as 0 or 1); data and the like are
-            // kept as an unreadable value rather than failing the whole text.
-            if let number = try? decoder.unbox(Double.self, from: slot, at: path()) { return .number(number) }
-            if let text = try? decoder.unbox(String.self, from: slot, at: path()) { return .string(text) }
-            if let flag = try? decoder.unbox(Bool.self, from: slot, at: path()) { return .number(flag ? 1 : 0) }
-            return .other(className: "plain value")
+            // A plain value: a string or a number; anything else (a boolean, data) is kept as archived.
+            let raw = try decoder.unbox(ArchivedRawValue.self, from: slot, at: path())
+            switch raw {
+            case .string(let text): return .string(text)
+            case .integer(let number), .plain(.integer(let number)): return .integer(number)
+            case .real(let number), .plain(.real(let number)): return .number(number)
+            default: return .other(raw)
+            }
         }
         if chain.contains(anyOf: ["NSColor", "UIColor"]) { return .color(try decoder.unbox(ArchivedColor.self, from: slot, at: path())) }
         if chain.contains(anyOf: ["NSFont", "UIFont"]) { return .font(try decoder.unbox(ArchivedFont.self, from: slot, at: path())) }
@@ -115,7 +117,7 @@ extension ArchivedTextAttribute: _ArchiveSpecialDecodable {
         }
         if chain.contains(anyOf: ["NSURL"]) { return .link(try decoder.unbox(URL.self, from: slot, at: path())) }
         if chain.contains(anyOf: FoundationClassNames.string) { return .string(try decoder.unbox(String.self, from: slot, at: path())) }
-        return .other(className: chain.name)
+        return .other(try decoder.unbox(ArchivedRawValue.self, from: slot, at: path()))
     }
 }
 
@@ -127,12 +129,9 @@ extension ArchivedTextAttribute: _ArchiveSpecialEncodable {
         case .paragraphStyle(let style): return try style._archiveEncode(with: encoder, at: path())
         case .link(let url): return try encoder.box(url, at: path())
         case .string(let text): return encoder.table.string(text)
-        case .number(let number):
-            if let whole = Int64(exactly: number) { return encoder.table.integer(whole) }
-            return encoder.table.real(number)
-        case .other(let className):
-            throw EncodingError.invalidValue(self, EncodingError.Context(codingPath: path().path, debugDescription:
-                "An attribute of class \(className) was kept by name only and cannot be archived"))
+        case .integer(let number): return encoder.table.integer(number)
+        case .number(let number): return encoder.table.real(number)
+        case .other(let raw): return try raw.objectUID(encoder, path())
         }
     }
 }

@@ -78,9 +78,13 @@ public enum ArchivedTextAttribute: Sendable, Hashable, Codable {
     case link(URL)
     /// A string (an `NSLink` given as text, an identifier…).
     case string(String)
-    /// A number (`NSKern`, `NSUnderline`, `NSBaselineOffset`…).
+    /// An integer number (`NSUnderline`, `NSStrikethrough`, `NSLigature`…), written as an
+    /// integer `NSNumber`.
+    case integer(Int64)
+    /// A real number (`NSKern`, `NSBaselineOffset`, `NSObliqueness`…), written as a real
+    /// `NSNumber`.
     case number(Double)
-    /// An object of another class, kept by class name only (`plain value` for plain data
-    /// and dates); it cannot be encoded.
-    case other(className: String)
+    /// Any other value (an object of another class, a boolean, data), kept as archived
+    /// and written back as it was (see ``ArchivedRawValue``).
+    case other(ArchivedRawValue)
 }

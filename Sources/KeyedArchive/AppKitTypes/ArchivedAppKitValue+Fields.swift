@@ -34,6 +34,7 @@ extension ArchivedColor.Space {
         case .deviceCMYK: return "deviceCMYK"
         case .sRGB: return "sRGB"
         case .genericGray: return "genericGray"
+        case .displayP3: return "displayP3"
         case .custom: return "custom"
         case .catalog: return "catalog"
         case .pattern: return "pattern"
@@ -48,6 +49,10 @@ extension ArchivedColor {
             fields.append(ArchivedField(key: "catalog", value: .string(catalog)))
             fields.append(ArchivedField(key: "name", value: .string(name)))
             if let fallback { fields.append(ArchivedField(key: "fallback", value: .dictionary(fallback.summaryFields))) }
+            return fields
+        }
+        if case .pattern(let image) = space {
+            fields.append(ArchivedField(key: "image", value: image.summaryValue))
             return fields
         }
         fields.append(ArchivedField(key: "components", value: .array(components.map { .real($0) })))

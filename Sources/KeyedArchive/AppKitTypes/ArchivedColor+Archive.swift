@@ -20,7 +20,7 @@ extension ArchivedColor.Space {
         case .calibratedWhite: return 3
         case .deviceWhite: return 4
         case .deviceCMYK: return 5
-        case .sRGB, .genericGray, .custom, .catalog, .pattern: return nil
+        case .sRGB, .displayP3, .genericGray, .custom, .catalog, .pattern: return nil
         }
     }
 
@@ -39,7 +39,7 @@ extension ArchivedColor.Space {
     /// The number of components (without alpha); nil for custom and catalog spaces.
     var componentCount: Int? {
         switch self {
-        case .calibratedRGB, .deviceRGB, .sRGB: return 3
+        case .calibratedRGB, .deviceRGB, .sRGB, .displayP3: return 3
         case .calibratedWhite, .deviceWhite, .genericGray: return 1
         case .deviceCMYK: return 4
         case .custom, .catalog, .pattern: return nil
@@ -70,7 +70,11 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
                                                  fallback: try fields.value(ArchivedColor.self, "NSColor")),
                                  components: [], alpha: 1)
         }
-        if code == 10 { return ArchivedColor(space: .pattern, components: [], alpha: 1) }
+        if code == 10 {
+            guard let image = try fields.field("NSImage") else { throw fields.corrupted("the pattern colour has no NSImage") }
+            let raw = try fields.decoder.unbox(ArchivedRawValue.self, from: image, at: fields.path("NSImage"))
+            return ArchivedColor(space: .pattern(image: raw), components: [], alpha: 1)
+        }
         guard let space = Space(appKitCode: code), let count = space.componentCount else {
             throw fields.corrupted("NSColor has the unknown NSColorSpace \(code)")
         }
@@ -83,7 +87,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
         let iccSpace: Space = switch colorSpace?.identifier {
         case 7?: .sRGB
         case 9?: .genericGray
-        default: .custom
+        default: colorSpace?.iccProfile.map(ICCProfileName.isDisplayP3) == true ? .displayP3 : .custom
         }
         guard let all = ColorComponentText.parse(exact), all.count >= 2, iccSpace.componentCount.map({ all.count == $0 + 1 }) ?? true else {
             throw fields.corrupted("NSColor's NSComponents is not \(iccSpace.componentCount.map { "\($0 + 1) numbers" } ?? "numbers") separated by spaces")
@@ -154,13 +158,16 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
                                   .data(ColorComponentText.format(alpha == 1 ? components : components + [alpha], terminated: true)))
             }
         }
-        if space == .pattern {
-            throw EncodingError.invalidValue(self, EncodingError.Context(
-                codingPath: path().path, debugDescription: "A pattern colour is kept without its image and cannot be archived"))
+        if case .pattern(let image) = space {
+            let imageUID = try image.objectUID(encoder, path())
+            return encoder.foundationObject(.color) { fields in
+                fields.integer("NSColorSpace", 10)
+                fields.object("NSImage", uid: imageUID)
+            }
         }
-        if space == .custom && colorSpace == nil {
+        if space == .custom || space == .displayP3, colorSpace == nil {
             throw EncodingError.invalidValue(self, EncodingError.Context(
-                codingPath: path().path, debugDescription: "A colour in a custom space needs its colorSpace (identifier or ICC profile) to be archived"))
+                codingPath: path().path, debugDescription: "A colour in a custom or Display P3 space needs its colorSpace (identifier or ICC profile) to be archived"))
         }
         let legacy = approximation ?? components
         let code = switch legacy.count {
@@ -183,18 +190,25 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
 extension ArchivedColorSpace: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedColorSpace {
         let fields = try decoder.foundationFields(ArchivedColorSpace.self, classes: ["NSColorSpace"], at: slot, path: path())
-        return ArchivedColorSpace(identifier: try fields.integer("NSID") ?? fields.integer("NSSpaceID"),
-                                  model: try fields.integer("NSModel"), iccProfile: try fields.data("NSICC"))
+        let spaceID = try fields.integer("NSSpaceID")
+        let profile = try fields.field("NSICC")
+        let inline = try profile.map { try decoder.archivedClass(of: $0, at: fields.path("NSICC")) == nil } ?? false
+        return ArchivedColorSpace(identifier: try fields.integer("NSID") ?? spaceID, model: try fields.integer("NSModel"),
+                                  iccProfile: try fields.data("NSICC"), usesSpaceIDKey: spaceID != nil, iccProfileIsInline: inline)
     }
 }
 
 extension ArchivedColorSpace: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        let iccUID = iccProfile.map { encoder.table.data($0) }
+        let inlineUID = iccProfileIsInline ? iccProfile.map { encoder.table.data($0) } : nil
         return encoder.foundationObject(.colorSpace) { fields in
-            if let identifier { fields.integer("NSID", identifier) }
+            if let identifier { fields.integer(usesSpaceIDKey ? "NSSpaceID" : "NSID", identifier) }
             if let model { fields.integer("NSModel", model) }
-            if let iccUID { fields.object("NSICC", uid: iccUID) }
+            if let inlineUID {
+                fields.object("NSICC", uid: inlineUID)
+            } else if let iccProfile {
+                fields.mutableData("NSICC", iccProfile)
+            }
         }
     }
 }

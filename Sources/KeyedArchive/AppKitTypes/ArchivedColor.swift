@@ -36,14 +36,17 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         case sRGB
         /// Generic gray gamma 2.2 (`NSCustomColorSpace` with `NSID` 9): one component.
         case genericGray
+        /// Display P3 (`NSCustomColorSpace` whose ICC profile is named Display P3): red,
+        /// green, blue.
+        case displayP3
         /// Another colour space given by an `NSColorSpace` object (see ``ArchivedColor/colorSpace``).
         case custom
         /// A named colour of a catalog (`NSColorSpace` 6): catalog and colour name, and the
         /// colour it stands for when the catalog is not available.
         case catalog(catalog: String, name: String, fallback: ArchivedColor?)
-        /// A pattern colour (`NSColorSpace` 10): kept opaque, its `NSImage` is not read, and
-        /// it cannot be encoded.
-        case pattern
+        /// A pattern colour (`NSColorSpace` 10): its `NSImage` kept as archived, not
+        /// interpreted, and written back as it was.
+        case pattern(image: ArchivedRawValue)
     }
 
     /// The colour space of ``components``.
@@ -75,7 +78,8 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
     }
 
     /// `#RRGGBBAA` for a colour in an RGB or white space with components in 0…1
-    /// (white repeats its one component); `nil` for CMYK, catalog, custom and pattern colours.
+    /// (white repeats its one component); `nil` for CMYK, Display P3, catalog, custom and
+    /// pattern colours.
     ///
     /// ```swift
     /// ArchivedColor(space: .sRGB, components: [1, 0.5, 0], alpha: 1).hexRGBA   // "#FF8000FF"
@@ -89,7 +93,7 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         case .calibratedWhite, .deviceWhite, .genericGray:
             guard components.count == 1 else { return nil }
             rgb = [components[0], components[0], components[0]]
-        case .deviceCMYK, .custom, .catalog, .pattern:
+        case .deviceCMYK, .displayP3, .custom, .catalog, .pattern:
             return nil
         }
         var text = "#"
@@ -115,16 +119,24 @@ public struct ArchivedColorSpace: Sendable, Hashable, Codable {
     public var model: Int?
     /// The ICC profile bytes.
     public var iccProfile: Data?
+    /// Whether the identifier is archived as `NSSpaceID` (as in SceneKit scenes) rather
+    /// than `NSID`.
+    public var usesSpaceIDKey: Bool
+    /// Whether the profile is archived as inline data rather than an `NSMutableData`
+    /// object (what AppKit writes in most files).
+    public var iccProfileIsInline: Bool
 
     /// A colour space from its archived fields.
     ///
     /// ```swift
     /// let sRGB = ArchivedColorSpace(identifier: 7, model: nil, iccProfile: nil)
     /// ```
-    public init(identifier: Int?, model: Int?, iccProfile: Data?) {
+    public init(identifier: Int?, model: Int?, iccProfile: Data?, usesSpaceIDKey: Bool = false, iccProfileIsInline: Bool = false) {
         self.identifier = identifier
         self.model = model
         self.iccProfile = iccProfile
+        self.usesSpaceIDKey = usesSpaceIDKey
+        self.iccProfileIsInline = iccProfileIsInline
     }
 }
 

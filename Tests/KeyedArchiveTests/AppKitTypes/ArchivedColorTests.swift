@@ -118,12 +118,30 @@ struct ArchivedColorTests {
         expectDecodingError(ArchivedColor.self, from: data, mentioning: "NSRGB")
     }
 
-    @Test("NSColorSpace 10: a pattern colour reads as an opaque .pattern and is refused when encoding")
+    @Test("NSColorSpace 10: a pattern colour keeps its NSImage as archived and writes it back (hand-made)", .requiresPython3)
     func pattern() throws {
-        let data = handMadeObject("NSColor", [PropertyListEntry(key: "NSColorSpace", value: .integer(10))])
+        // A pattern colour {NSColorSpace: 10, NSImage: an NSImage object}; no corpus file has one.
+        let data = archive([
+            .dictionary([PropertyListEntry(key: "NSColorSpace", value: .integer(10)),
+                         PropertyListEntry(key: "NSImage", value: uid(2)), PropertyListEntry(key: "$class", value: uid(5))]),
+            .dictionary([PropertyListEntry(key: "NSImageFlags", value: .integer(12_779_520)),
+                         PropertyListEntry(key: "NSSize", value: uid(3)), PropertyListEntry(key: "NSData", value: .data(Data([1, 2, 3]))),
+                         PropertyListEntry(key: "$class", value: uid(4))]),
+            .string("{8, 8}"),
+            classEntry("NSImage"), classEntry("NSColor"),
+        ])
         let color = try ArchiveDecoder().decode(ArchivedColor.self, from: data)
-        #expect(color.space == .pattern && color.hexRGBA == nil)
-        #expect(throws: EncodingError.self) { try ArchiveEncoder().encode(color) }
+        guard case .pattern(let image) = color.space, case .object(let classes, let fields) = image else {
+            Issue.record("not a pattern colour with its image: \(color.space)")
+            return
+        }
+        #expect(classes.first == "NSImage" && color.hexRGBA == nil)
+        #expect(fields == [ArchivedRawField(key: "NSImageFlags", value: .integer(12_779_520)),
+                           ArchivedRawField(key: "NSSize", value: .string("{8, 8}")),
+                           ArchivedRawField(key: "NSData", value: .data(Data([1, 2, 3])))])
+        let rewritten = try ArchiveEncoder().encode(color)
+        #expect(try archivedGraph(rewritten) == archivedGraph(data))
+        #expect(try ArchiveDecoder().decode(ArchivedColor.self, from: rewritten) == color)
     }
 
     @Test("An unknown NSColorSpace and a UIKit NaN component throw")

@@ -191,24 +191,35 @@ extension ArchivedColorSpace: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedColorSpace {
         let fields = try decoder.foundationFields(ArchivedColorSpace.self, classes: ["NSColorSpace"], at: slot, path: path())
         let spaceID = try fields.integer("NSSpaceID")
-        let profile = try fields.field("NSICC")
-        let inline = try profile.map { try decoder.archivedClass(of: $0, at: fields.path("NSICC")) == nil } ?? false
+        var storage = ArchivedColorSpace.ProfileStorage.mutableData
+        if let profile = try fields.field("NSICC"), let chain = try decoder.archivedClass(of: profile, at: fields.path("NSICC")) {
+            let bytesField = try decoder.subDecoder(slot: profile, path: fields.path("NSICC"))
+                .container(keyedBy: ArchivedFieldKey.self).contains(ArchivedFieldKey(stringValue: "NS.bytes"))
+            if bytesField && chain.contains(anyOf: FoundationClassNames.data) { storage = .mutableDataBytes }
+        } else if try fields.field("NSICC") != nil {
+            storage = .inline
+        }
         return ArchivedColorSpace(identifier: try fields.integer("NSID") ?? spaceID, model: try fields.integer("NSModel"),
-                                  iccProfile: try fields.data("NSICC"), usesSpaceIDKey: spaceID != nil, iccProfileIsInline: inline)
+                                  iccProfile: try fields.data("NSICC"), usesSpaceIDKey: spaceID != nil, iccProfileStorage: storage)
     }
 }
 
 extension ArchivedColorSpace: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        let inlineUID = iccProfileIsInline ? iccProfile.map { encoder.table.data($0) } : nil
+        var profileUID: Int32 = 0
+        if let iccProfile {
+            switch iccProfileStorage {
+            case .inline: profileUID = encoder.table.data(iccProfile)
+            case .mutableData, .mutableDataBytes:
+                let made = encoder.makeObject(kind: .fields, className: .mutableData)
+                made.box.append(key: encoder.table.keyID(iccProfileStorage == .mutableData ? "NS.data" : "NS.bytes"), .data(iccProfile))
+                profileUID = made.uid
+            }
+        }
         return encoder.foundationObject(.colorSpace) { fields in
             if let identifier { fields.integer(usesSpaceIDKey ? "NSSpaceID" : "NSID", identifier) }
             if let model { fields.integer("NSModel", model) }
-            if let inlineUID {
-                fields.object("NSICC", uid: inlineUID)
-            } else if let iccProfile {
-                fields.mutableData("NSICC", iccProfile)
-            }
+            if profileUID != 0 { fields.object("NSICC", uid: profileUID) }
         }
     }
 }

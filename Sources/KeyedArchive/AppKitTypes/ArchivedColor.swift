@@ -122,21 +122,36 @@ public struct ArchivedColorSpace: Sendable, Hashable, Codable {
     /// Whether the identifier is archived as `NSSpaceID` (as in SceneKit scenes) rather
     /// than `NSID`.
     public var usesSpaceIDKey: Bool
-    /// Whether the profile is archived as inline data rather than an `NSMutableData`
-    /// object (what AppKit writes in most files).
-    public var iccProfileIsInline: Bool
+    /// How the profile is archived.
+    public var iccProfileStorage: ProfileStorage
+
+    /// How an ``ArchivedColorSpace``'s ICC profile is archived, kept so that it is written
+    /// back as it was read.
+    ///
+    /// ```swift
+    /// let space = ArchivedColorSpace(identifier: 7, model: nil, iccProfile: profile, iccProfileStorage: .inline)
+    /// ```
+    public enum ProfileStorage: Sendable, Hashable, Codable {
+        /// An `NSMutableData` object with `NS.data`: what AppKit writes in most files.
+        case mutableData
+        /// An `NSMutableData` object with `NS.bytes`: what SceneKit's archiver writes.
+        case mutableDataBytes
+        /// Plain data in `$objects` (older colour lists and attributed strings).
+        case inline
+    }
 
     /// A colour space from its archived fields.
     ///
     /// ```swift
     /// let sRGB = ArchivedColorSpace(identifier: 7, model: nil, iccProfile: nil)
     /// ```
-    public init(identifier: Int?, model: Int?, iccProfile: Data?, usesSpaceIDKey: Bool = false, iccProfileIsInline: Bool = false) {
+    public init(identifier: Int?, model: Int?, iccProfile: Data?, usesSpaceIDKey: Bool = false,
+                iccProfileStorage: ProfileStorage = .mutableData) {
         self.identifier = identifier
         self.model = model
         self.iccProfile = iccProfile
         self.usesSpaceIDKey = usesSpaceIDKey
-        self.iccProfileIsInline = iccProfileIsInline
+        self.iccProfileStorage = iccProfileStorage
     }
 }
 

@@ -28,6 +28,7 @@ extension ArchivedAttributedString: _ArchiveSpecialDecodable {
             return ArchivedAttributedString(string: string, runs: [Run(range: 0..<length, attributes: attributes)], isMutable: isMutable)
         }
         let table = try decoder.unbox([[String: ArchivedTextAttribute]].self, from: attributesSlot, at: fields.path("NSAttributes"))
+        try fields.chargeParsing(info.count)
         guard let numbers = PackedUnsigned.decode(info), numbers.count % 2 == 0 else {
             throw fields.corrupted("NSAttributeInfo is not pairs of packed numbers")
         }
@@ -76,9 +77,14 @@ extension ArchivedAttributedString: _ArchiveSpecialEncodable {
             attributesUID = try encoder.box(runs[0].attributes, at: path())
         } else if runs.count > 1 {
             var distinct: [[String: ArchivedTextAttribute]] = []
+            var indexes: [[String: ArchivedTextAttribute]: Int] = [:]
+            pairs.reserveCapacity(runs.count * 2)
             for run in runs {
-                let index = distinct.firstIndex(of: run.attributes) ?? distinct.count
-                if index == distinct.count { distinct.append(run.attributes) }
+                let index = indexes[run.attributes] ?? distinct.count
+                if index == distinct.count {
+                    distinct.append(run.attributes)
+                    indexes[run.attributes] = index
+                }
                 pairs += [UInt64(run.range.count), UInt64(index)]
             }
             // As AppKit writes it: an NSMutableArray of the distinct dictionaries.

@@ -89,6 +89,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
         case 9?: .genericGray
         default: colorSpace?.iccProfile.map(ICCProfileName.isDisplayP3) == true ? .displayP3 : .custom
         }
+        try fields.chargeParsing(exact.count)
         guard let all = ColorComponentText.parse(exact), all.count >= 2, iccSpace.componentCount.map({ all.count == $0 + 1 }) ?? true else {
             throw fields.corrupted("NSColor's NSComponents is not \(iccSpace.componentCount.map { "\($0 + 1) numbers" } ?? "numbers") separated by spaces")
         }
@@ -100,6 +101,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
     /// `alphaOptional`).
     private static func numbers(_ fields: FoundationFieldReader, _ key: String, count: Int, alphaOptional: Bool) throws -> ([Double], Double) {
         let bytes = try fields.requiredData(key)
+        try fields.chargeParsing(bytes.count)
         guard let values = ColorComponentText.parse(bytes), values.count == count + 1 || (alphaOptional && values.count == count) else {
             throw fields.corrupted("NSColor's \(key) is not \(count) or \(count + 1) finite numbers separated by spaces")
         }

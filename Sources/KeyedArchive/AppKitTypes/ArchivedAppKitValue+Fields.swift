@@ -51,8 +51,8 @@ extension ArchivedColor {
             if let fallback { fields.append(ArchivedField(key: "fallback", value: .dictionary(fallback.summaryFields))) }
             return fields
         }
-        if case .pattern(let image) = space {
-            fields.append(ArchivedField(key: "image", value: image.summaryValue))
+        if space == .pattern {
+            fields.append(ArchivedField(key: "image", value: patternImage?.summaryValue ?? .null))
             return fields
         }
         fields.append(ArchivedField(key: "components", value: .array(components.map { .real($0) })))
@@ -88,9 +88,8 @@ extension ArchivedTextAttribute {
         case .paragraphStyle(let style): return .dictionary(style.summaryFields)
         case .link(let url): return .string(url.absoluteString)
         case .string(let text): return .string(text)
-        case .integer(let number): return .integer(number)
         case .number(let number): return .real(number)
-        case .other(let raw): return raw.summaryValue
+        case .other(let className): return .dictionary([ArchivedField(key: "$class", value: .string(className))])
         }
     }
 }
@@ -120,8 +119,10 @@ extension ArchivedAttributedString {
             .dictionary([
                 ArchivedField(key: "location", value: .integer(Int64(run.range.lowerBound))),
                 ArchivedField(key: "length", value: .integer(Int64(run.range.count))),
-                ArchivedField(key: "attributes", value: .dictionary(run.attributes.sorted(by: { $0.key < $1.key })
-                    .map { ArchivedField(key: $0.key, value: $0.value.summaryValue) })),
+                ArchivedField(key: "attributes", value: .dictionary(run.attributes.sorted(by: { $0.key < $1.key }).map { key, value in
+                    if case .other = value, let raw = run.archivedValues[key] { return ArchivedField(key: key, value: raw.summaryValue) }
+                    return ArchivedField(key: key, value: value.summaryValue)
+                })),
             ])
         }
         return [ArchivedField(key: "string", value: .string(string)), ArchivedField(key: "runs", value: .array(runs))]

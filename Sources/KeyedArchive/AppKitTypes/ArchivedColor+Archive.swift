@@ -73,7 +73,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
         if code == 10 {
             guard let image = try fields.field("NSImage") else { throw fields.corrupted("the pattern colour has no NSImage") }
             let raw = try fields.decoder.unbox(ArchivedRawValue.self, from: image, at: fields.path("NSImage"))
-            return ArchivedColor(space: .pattern(image: raw), components: [], alpha: 1)
+            return ArchivedColor(space: .pattern, components: [], alpha: 1, patternImage: raw)
         }
         guard let space = Space(appKitCode: code), let count = space.componentCount else {
             throw fields.corrupted("NSColor has the unknown NSColorSpace \(code)")
@@ -160,8 +160,12 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
                                   .data(ColorComponentText.format(alpha == 1 ? components : components + [alpha], terminated: true)))
             }
         }
-        if case .pattern(let image) = space {
-            let imageUID = try image.objectUID(encoder, path())
+        if space == .pattern {
+            guard let patternImage else {
+                throw EncodingError.invalidValue(self, EncodingError.Context(
+                    codingPath: path().path, debugDescription: "A pattern colour needs its patternImage to be archived"))
+            }
+            let imageUID = try patternImage.objectUID(encoder, path())
             return encoder.foundationObject(.color) { fields in
                 fields.integer("NSColorSpace", 10)
                 fields.object("NSImage", uid: imageUID)

@@ -44,9 +44,9 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         /// A named colour of a catalog (`NSColorSpace` 6): catalog and colour name, and the
         /// colour it stands for when the catalog is not available.
         case catalog(catalog: String, name: String, fallback: ArchivedColor?)
-        /// A pattern colour (`NSColorSpace` 10): its `NSImage` kept as archived, not
-        /// interpreted, and written back as it was.
-        case pattern(image: ArchivedRawValue)
+        /// A pattern colour (`NSColorSpace` 10): its `NSImage` is kept as archived in
+        /// ``ArchivedColor/patternImage``, not interpreted, and written back as it was.
+        case pattern
     }
 
     /// The colour space of ``components``.
@@ -62,6 +62,8 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
     /// beside the exact components (`NSRGB` or `NSWhite` with `NSColorSpace` 1 or 3), for
     /// readers that predate colour spaces. `nil` writes ``components`` there.
     public var approximation: [Double]?
+    /// For a pattern colour: its `NSImage` as archived, written back as it was.
+    public var patternImage: ArchivedRawValue?
 
     /// A colour from its space, components (without alpha) and alpha.
     ///
@@ -69,12 +71,13 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
     /// let gray = ArchivedColor(space: .calibratedWhite, components: [0.5], alpha: 1)
     /// ```
     public init(space: Space, components: [Double], alpha: Double = 1,
-                colorSpace: ArchivedColorSpace? = nil, approximation: [Double]? = nil) {
+                colorSpace: ArchivedColorSpace? = nil, approximation: [Double]? = nil, patternImage: ArchivedRawValue? = nil) {
         self.space = space
         self.components = components
         self.alpha = alpha
         self.colorSpace = colorSpace
         self.approximation = approximation
+        self.patternImage = patternImage
     }
 
     /// `#RRGGBBAA` for a colour in an RGB or white space with components in 0…1

@@ -131,7 +131,7 @@ struct ArchivedColorTests {
             classEntry("NSImage"), classEntry("NSColor"),
         ])
         let color = try ArchiveDecoder().decode(ArchivedColor.self, from: data)
-        guard case .pattern(let image) = color.space, case .object(let classes, let fields) = image else {
+        guard color.space == .pattern, case .object(let classes, let fields)? = color.patternImage else {
             Issue.record("not a pattern colour with its image: \(color.space)")
             return
         }
@@ -142,6 +142,9 @@ struct ArchivedColorTests {
         let rewritten = try ArchiveEncoder().encode(color)
         #expect(try archivedGraph(rewritten) == archivedGraph(data))
         #expect(try ArchiveDecoder().decode(ArchivedColor.self, from: rewritten) == color)
+        var built = color
+        built.patternImage = nil
+        #expect(throws: EncodingError.self) { try ArchiveEncoder().encode(built) }
     }
 
     @Test("An unknown NSColorSpace and a UIKit NaN component throw")

@@ -34,7 +34,6 @@ extension ArchivedColor.Space {
         case .deviceCMYK: return "deviceCMYK"
         case .sRGB: return "sRGB"
         case .genericGray: return "genericGray"
-        case .displayP3: return "displayP3"
         case .custom: return "custom"
         case .catalog: return "catalog"
         case .pattern: return "pattern"
@@ -44,7 +43,8 @@ extension ArchivedColor.Space {
 
 extension ArchivedColor {
     var summaryFields: [ArchivedField] {
-        var fields = [ArchivedField(key: "space", value: .string(space.name))]
+        let name = space == .custom && colorSpace?.isDisplayP3 == true ? "displayP3" : space.name
+        var fields = [ArchivedField(key: "space", value: .string(name))]
         if case .catalog(let catalog, let name, let fallback) = space {
             fields.append(ArchivedField(key: "catalog", value: .string(catalog)))
             fields.append(ArchivedField(key: "name", value: .string(name)))

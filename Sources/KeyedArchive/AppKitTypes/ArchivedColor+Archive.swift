@@ -20,7 +20,7 @@ extension ArchivedColor.Space {
         case .calibratedWhite: return 3
         case .deviceWhite: return 4
         case .deviceCMYK: return 5
-        case .sRGB, .displayP3, .genericGray, .custom, .catalog, .pattern: return nil
+        case .sRGB, .genericGray, .custom, .catalog, .pattern: return nil
         }
     }
 
@@ -39,7 +39,7 @@ extension ArchivedColor.Space {
     /// The number of components (without alpha); nil for custom and catalog spaces.
     var componentCount: Int? {
         switch self {
-        case .calibratedRGB, .deviceRGB, .sRGB, .displayP3: return 3
+        case .calibratedRGB, .deviceRGB, .sRGB: return 3
         case .calibratedWhite, .deviceWhite, .genericGray: return 1
         case .deviceCMYK: return 4
         case .custom, .catalog, .pattern: return nil
@@ -87,7 +87,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
         let iccSpace: Space = switch colorSpace?.identifier {
         case 7?: .sRGB
         case 9?: .genericGray
-        default: colorSpace?.iccProfile.map(ICCProfileName.isDisplayP3) == true ? .displayP3 : .custom
+        default: .custom
         }
         try fields.chargeParsing(exact.count)
         guard let all = ColorComponentText.parse(exact), all.count >= 2, iccSpace.componentCount.map({ all.count == $0 + 1 }) ?? true else {
@@ -171,9 +171,9 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
                 fields.object("NSImage", uid: imageUID)
             }
         }
-        if space == .custom || space == .displayP3, colorSpace == nil {
+        if space == .custom, colorSpace == nil {
             throw EncodingError.invalidValue(self, EncodingError.Context(
-                codingPath: path().path, debugDescription: "A colour in a custom or Display P3 space needs its colorSpace (identifier or ICC profile) to be archived"))
+                codingPath: path().path, debugDescription: "A colour in a custom space needs its colorSpace (identifier or ICC profile) to be archived"))
         }
         let legacy = approximation ?? components
         let code = switch legacy.count {

@@ -36,10 +36,8 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         case sRGB
         /// Generic gray gamma 2.2 (`NSCustomColorSpace` with `NSID` 9): one component.
         case genericGray
-        /// Display P3 (`NSCustomColorSpace` whose ICC profile is named Display P3): red,
-        /// green, blue.
-        case displayP3
-        /// Another colour space given by an `NSColorSpace` object (see ``ArchivedColor/colorSpace``).
+        /// Another colour space given by an `NSColorSpace` object (see ``ArchivedColor/colorSpace``),
+        /// such as Display P3 (``ArchivedColorSpace/isDisplayP3``).
         case custom
         /// A named colour of a catalog (`NSColorSpace` 6): catalog and colour name, and the
         /// colour it stands for when the catalog is not available.
@@ -81,8 +79,7 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
     }
 
     /// `#RRGGBBAA` for a colour in an RGB or white space with components in 0…1
-    /// (white repeats its one component); `nil` for CMYK, Display P3, catalog, custom and
-    /// pattern colours.
+    /// (white repeats its one component); `nil` for CMYK, catalog, custom and pattern colours.
     ///
     /// ```swift
     /// ArchivedColor(space: .sRGB, components: [1, 0.5, 0], alpha: 1).hexRGBA   // "#FF8000FF"
@@ -96,7 +93,7 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         case .calibratedWhite, .deviceWhite, .genericGray:
             guard components.count == 1 else { return nil }
             rgb = [components[0], components[0], components[0]]
-        case .deviceCMYK, .displayP3, .custom, .catalog, .pattern:
+        case .deviceCMYK, .custom, .catalog, .pattern:
             return nil
         }
         var text = "#"
@@ -127,6 +124,16 @@ public struct ArchivedColorSpace: Sendable, Hashable, Codable {
     public var usesSpaceIDKey: Bool
     /// How the profile is archived.
     public var iccProfileStorage: ProfileStorage
+
+    /// Whether this is Display P3: AppKit archives it with its ICC profile only, and the
+    /// profile's description names it "Display P3".
+    ///
+    /// ```swift
+    /// if color.space == .custom, color.colorSpace?.isDisplayP3 == true { print("P3", color.components) }
+    /// ```
+    public var isDisplayP3: Bool {
+        identifier == nil && (iccProfile.map(ICCProfileName.isDisplayP3) ?? false)
+    }
 
     /// How an ``ArchivedColorSpace``'s ICC profile is archived, kept so that it is written
     /// back as it was read.

@@ -186,4 +186,23 @@ struct ArchivedColorTests {
         #expect(style.fillColor.space == .calibratedRGB && style.fillColor.components.count == 3)
         #expect(style.gradientColor.space == .calibratedRGB)
     }
+
+    @Test("Display P3: NSComponents with a colour space holding only a profile named Display P3 (hand-made)", .requiresPython3)
+    func displayP3() throws {
+        // The profile: any bytes with an mluc description "Display P3" (UTF-16 big-endian).
+        var profile = Data("0000mntrRGB XYZ mluc".utf8)
+        profile.append(contentsOf: "Display P3".utf8.flatMap { [0, $0] })
+        let data = archive([
+            dict(["NSColorSpace": .integer(1), "NSRGB": .data(Data("1 0 0\u{0}".utf8)), "NSComponents": .data(Data("1 0.5 0 1".utf8)),
+                  "NSCustomColorSpace": uid(3), "$class": uid(2)]),
+            classEntry("NSColor"),
+            dict(["NSICC": uid(5), "$class": uid(4)]), classEntry("NSColorSpace"),
+            dict(["NS.data": .data(profile), "$class": uid(6)]), classEntry("NSMutableData", superclasses: ["NSData", "NSObject"]),
+        ])
+        let color = try ArchiveDecoder().decode(ArchivedColor.self, from: data)
+        #expect(color.space == .custom && color.components == [1, 0.5, 0] && color.colorSpace?.isDisplayP3 == true)
+        #expect(ArchivedAppKitValue.color(color).fields.first?.value == .string("displayP3"))
+        #expect(try archivedGraph(try ArchiveEncoder().encode(color)) == archivedGraph(data))
+        #expect(ArchivedColorSpace(identifier: 7, model: nil, iccProfile: profile).isDisplayP3 == false)
+    }
 }

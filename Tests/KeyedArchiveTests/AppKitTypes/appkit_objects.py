@@ -116,7 +116,7 @@ class Archive:
             icc = self.data(cs.get("NSICC")) or b""
             name = {7: "sRGB", 9: "genericGray"}.get(ident)
             if name is None:
-                name = "displayP3" if b"Display P3" in icc or "Display P3".encode("utf-16-be") in icc else "custom"
+                name = "custom"
             return {"space": name, "components": exact[:-1], "alpha": exact[-1], "approximation": legacy[:count],
                     "identifier": ident, "iccBytes": len(icc)}
         names = {1: "calibratedRGB", 2: "deviceRGB", 3: "calibratedWhite", 4: "deviceWhite", 5: "deviceCMYK"}

@@ -56,7 +56,7 @@ let package = Package(
             name: "KeyedArchiveTests",
             dependencies: ["KeyedArchive", "KeyedArchiveCodegen", "HostileArchives", "SanitizerDefaults"],
             path: "Tests/KeyedArchiveTests",
-            exclude: ["CLI/Snapshots", "Hostile/Crashers", "Corpus/reachable_strings.py"]
+            exclude: ["CLI/Snapshots", "Hostile/Crashers", "Corpus/reachable_strings.py", "AppKitTypes/appkit_objects.py"]
         ),
     ],
     swiftLanguageModes: [.v6]

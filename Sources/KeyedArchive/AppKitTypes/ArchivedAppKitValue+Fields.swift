@@ -43,11 +43,16 @@ extension ArchivedColor.Space {
 
 extension ArchivedColor {
     var summaryFields: [ArchivedField] {
-        var fields = [ArchivedField(key: "space", value: .string(space.name))]
+        let name = space == .custom && colorSpace?.isDisplayP3 == true ? "displayP3" : space.name
+        var fields = [ArchivedField(key: "space", value: .string(name))]
         if case .catalog(let catalog, let name, let fallback) = space {
             fields.append(ArchivedField(key: "catalog", value: .string(catalog)))
             fields.append(ArchivedField(key: "name", value: .string(name)))
             if let fallback { fields.append(ArchivedField(key: "fallback", value: .dictionary(fallback.summaryFields))) }
+            return fields
+        }
+        if space == .pattern {
+            fields.append(ArchivedField(key: "image", value: patternImage?.summaryValue ?? .null))
             return fields
         }
         fields.append(ArchivedField(key: "components", value: .array(components.map { .real($0) })))
@@ -89,14 +94,35 @@ extension ArchivedTextAttribute {
     }
 }
 
+extension ArchivedRawValue {
+    /// The value as the tool shows it: an object as its `$class` and fields.
+    var summaryValue: ArchivedValue {
+        switch self {
+        case .null: return .null
+        case .integer(let number): return .integer(number)
+        case .real(let number): return .real(number)
+        case .bool(let flag): return .bool(flag)
+        case .data(let bytes): return .data(bytes)
+        case .string(let text): return .string(text)
+        case .plain(let value): return value.summaryValue
+        case .array(let items): return .array(items.map(\.summaryValue))
+        case .object(let classes, let fields):
+            return .dictionary([ArchivedField(key: "$class", value: .string(classes.first ?? ""))]
+                + fields.map { ArchivedField(key: $0.key, value: $0.value.summaryValue) })
+        }
+    }
+}
+
 extension ArchivedAttributedString {
     var summaryFields: [ArchivedField] {
         let runs: [ArchivedValue] = runs.map { run in
             .dictionary([
                 ArchivedField(key: "location", value: .integer(Int64(run.range.lowerBound))),
                 ArchivedField(key: "length", value: .integer(Int64(run.range.count))),
-                ArchivedField(key: "attributes", value: .dictionary(run.attributes.sorted(by: { $0.key < $1.key })
-                    .map { ArchivedField(key: $0.key, value: $0.value.summaryValue) })),
+                ArchivedField(key: "attributes", value: .dictionary(run.attributes.sorted(by: { $0.key < $1.key }).map { key, value in
+                    if case .other = value, let raw = run.archivedValues[key] { return ArchivedField(key: key, value: raw.summaryValue) }
+                    return ArchivedField(key: key, value: value.summaryValue)
+                })),
             ])
         }
         return [ArchivedField(key: "string", value: .string(string)), ArchivedField(key: "runs", value: .array(runs))]

@@ -25,9 +25,19 @@ extension ArchivedAttributedString: _ArchiveSpecialDecodable {
         }
         guard let info = try fields.data("NSAttributeInfo") else {
             let attributes = try decoder.unbox([String: ArchivedTextAttribute].self, from: attributesSlot, at: fields.path("NSAttributes"))
-            return ArchivedAttributedString(string: string, runs: [Run(range: 0..<length, attributes: attributes)], isMutable: isMutable)
+            let kept = try? attributes.needsArchivedValues
+                ? decoder.unbox([String: ArchivedRawValue].self, from: attributesSlot, at: fields.path("NSAttributes")) : nil
+            return ArchivedAttributedString(string: string, runs: [Run(range: 0..<length, attributes: attributes,
+                                                                       archivedValues: attributes.archivedValues(from: kept))],
+                                            isMutable: isMutable)
         }
         let table = try decoder.unbox([[String: ArchivedTextAttribute]].self, from: attributesSlot, at: fields.path("NSAttributes"))
+        let keptTable = try? table.contains(where: \.needsArchivedValues)
+            ? decoder.unbox([[String: ArchivedRawValue]].self, from: attributesSlot, at: fields.path("NSAttributes")) : nil
+        let archivedTable: [[String: ArchivedRawValue]] = table.indices.map { index in
+            table[index].archivedValues(from: keptTable.flatMap { index < $0.count ? $0[index] : nil })
+        }
+        try fields.chargeParsing(info.count)
         guard let numbers = PackedUnsigned.decode(info), numbers.count % 2 == 0 else {
             throw fields.corrupted("NSAttributeInfo is not pairs of packed numbers")
         }
@@ -43,7 +53,7 @@ extension ArchivedAttributedString: _ArchiveSpecialDecodable {
                 throw fields.corrupted("NSAttributeInfo's run \(pair / 2) names attributes \(index) of \(table.count)")
             }
             let end = start + Int(runLength)
-            runs.append(Run(range: start..<end, attributes: table[Int(index)]))
+            runs.append(Run(range: start..<end, attributes: table[Int(index)], archivedValues: archivedTable[Int(index)]))
             start = end
         }
         guard start == length else {
@@ -73,16 +83,22 @@ extension ArchivedAttributedString: _ArchiveSpecialEncodable {
         var attributesUID: Int32 = 0
         var pairs: [UInt64] = []
         if runs.count == 1 {
-            attributesUID = try encoder.box(runs[0].attributes, at: path())
+            attributesUID = try encoder.box(runs[0].encodedAttributes, at: path())
         } else if runs.count > 1 {
-            var distinct: [[String: ArchivedTextAttribute]] = []
+            var distinct: [Run] = []
+            var indexes: [AttributeSet: Int] = [:]
+            pairs.reserveCapacity(runs.count * 2)
             for run in runs {
-                let index = distinct.firstIndex(of: run.attributes) ?? distinct.count
-                if index == distinct.count { distinct.append(run.attributes) }
+                let set = AttributeSet(attributes: run.attributes, archivedValues: run.archivedValues)
+                let index = indexes[set] ?? distinct.count
+                if index == distinct.count {
+                    distinct.append(run)
+                    indexes[set] = index
+                }
                 pairs += [UInt64(run.range.count), UInt64(index)]
             }
             // As AppKit writes it: an NSMutableArray of the distinct dictionaries.
-            let uids = try distinct.map { try encoder.box($0, at: path()) }
+            let uids = try distinct.map { try encoder.box($0.encodedAttributes, at: path()) }
             let made = encoder.makeObject(kind: .array, className: .mutableArray)
             for uid in uids { made.box.appendElement(uid) }
             attributesUID = made.uid
@@ -102,7 +118,7 @@ extension ArchivedTextAttribute: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedTextAttribute {
         guard let chain = try decoder.archivedClass(of: slot, at: path()) else {
             // A plain value: a number, a string, a boolean (as 0 or 1); data and the like are
-            // kept as an unreadable value rather than failing the whole text.
+            // kept by the run as archived values (see `Run.archivedValues`).
             if let number = try? decoder.unbox(Double.self, from: slot, at: path()) { return .number(number) }
             if let text = try? decoder.unbox(String.self, from: slot, at: path()) { return .string(text) }
             if let flag = try? decoder.unbox(Bool.self, from: slot, at: path()) { return .number(flag ? 1 : 0) }
@@ -132,7 +148,100 @@ extension ArchivedTextAttribute: _ArchiveSpecialEncodable {
             return encoder.table.real(number)
         case .other(let className):
             throw EncodingError.invalidValue(self, EncodingError.Context(codingPath: path().path, debugDescription:
-                "An attribute of class \(className) was kept by name only and cannot be archived"))
+                "An attribute of class \(className) without its archived value (Run.archivedValues) cannot be archived"))
         }
+    }
+}
+
+extension ArchivedTextAttribute {
+    /// Whether the run keeps this attribute's archived form (see `Run.archivedValues`).
+    var keepsArchivedValue: Bool {
+        switch self {
+        case .number, .other: return true
+        default: return false
+        }
+    }
+
+    /// Whether `raw` is this attribute as archived: the same number, or an object of the same class.
+    func isArchivedForm(_ raw: ArchivedRawValue) -> Bool {
+        switch (self, raw) {
+        case (.number(let number), .plain(.integer(let whole))), (.number(let number), .integer(let whole)):
+            return Int64(exactly: number) == whole
+        case (.number(let number), .plain(.real(let real))), (.number(let number), .real(let real)):
+            return number.bitPattern == real.bitPattern
+        case (.number(let number), .plain(.bool(let flag))), (.number(let number), .bool(let flag)):
+            return number == (flag ? 1 : 0)
+        case (.other(let className), .object(let classes, _)):
+            return classes.first == className
+        case (.other(let className), _):
+            return className == "plain value"
+        default:
+            return false
+        }
+    }
+}
+
+extension Dictionary where Key == String, Value == ArchivedTextAttribute {
+    /// Whether some attribute keeps its archived form.
+    var needsArchivedValues: Bool { values.contains { $0.keepsArchivedValue } }
+
+    /// The archived forms in `raw` that encoding the attributes would not write by itself:
+    /// objects of other classes, whole numbers archived as reals, booleans.
+    func archivedValues(from raw: [String: ArchivedRawValue]?) -> [String: ArchivedRawValue] {
+        guard let raw else { return [:] }
+        return raw.filter { key, value in
+            switch self[key] {
+            case .other?: return true
+            case .number(let number)?:
+                switch value {
+                case .integer, .plain(.integer): return Int64(exactly: number) == nil
+                case .real, .plain(.real): return Int64(exactly: number) != nil
+                default: return true
+                }
+            default: return false
+            }
+        }
+    }
+}
+
+/// A run's attributes and their archived forms: what makes two runs' dictionaries one.
+private struct AttributeSet: Hashable {
+    let attributes: [String: ArchivedTextAttribute]
+    let archivedValues: [String: ArchivedRawValue]
+}
+
+/// One attribute as written: its archived form while it is unchanged, else the attribute.
+private enum EncodedAttribute: Encodable, _ArchiveSpecialEncodable {
+    case attribute(ArchivedTextAttribute)
+    case archived(ArchivedRawValue)
+
+    func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .attribute(let attribute): try attribute.encode(to: encoder)
+        case .archived(let raw): try raw.encode(to: encoder)
+        }
+    }
+
+    func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        switch self {
+        case .attribute(let attribute): return try attribute._archiveEncode(with: encoder, at: path())
+        case .archived(let raw): return try raw.objectUID(encoder, path())
+        }
+    }
+}
+
+extension ArchivedAttributedString.Run {
+    /// The attributes as written, each in its archived form where the run keeps it.
+    fileprivate var encodedAttributes: [String: EncodedAttribute] {
+        var encoded: [String: EncodedAttribute] = [:]
+        encoded.reserveCapacity(attributes.count)
+        for (key, attribute) in attributes {
+            if let raw = archivedValues[key], attribute.isArchivedForm(raw) {
+                encoded[key] = .archived(raw)
+            } else {
+                encoded[key] = .attribute(attribute)
+            }
+        }
+        return encoded
     }
 }

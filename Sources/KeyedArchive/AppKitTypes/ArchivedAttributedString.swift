@@ -35,15 +35,23 @@ public struct ArchivedAttributedString: Sendable, Hashable, Codable {
         public var range: Range<Int>
         /// The attributes by name.
         public var attributes: [String: ArchivedTextAttribute]
+        /// The archived form of the attributes read as ``ArchivedTextAttribute/other(className:)``
+        /// or ``ArchivedTextAttribute/number(_:)``, by name: an object of another class with
+        /// its fields, a number as the integer, real or boolean it was. Encoding writes it in
+        /// place of the attribute while the attribute is unchanged (same class name, same
+        /// number), so a run read from a file is written back field for field. Empty for
+        /// runs you build.
+        public var archivedValues: [String: ArchivedRawValue]
 
         /// A run from its range and attributes.
         ///
         /// ```swift
         /// let bold = ArchivedAttributedString.Run(range: 0..<4, attributes: ["NSFont": .font(font)])
         /// ```
-        public init(range: Range<Int>, attributes: [String: ArchivedTextAttribute]) {
+        public init(range: Range<Int>, attributes: [String: ArchivedTextAttribute], archivedValues: [String: ArchivedRawValue] = [:]) {
             self.range = range
             self.attributes = attributes
+            self.archivedValues = archivedValues
         }
     }
 
@@ -78,9 +86,10 @@ public enum ArchivedTextAttribute: Sendable, Hashable, Codable {
     case link(URL)
     /// A string (an `NSLink` given as text, an identifier…).
     case string(String)
-    /// A number (`NSKern`, `NSUnderline`, `NSBaselineOffset`…).
+    /// A number (`NSKern`, `NSUnderline`, `NSBaselineOffset`…); a boolean reads as 0 or 1.
     case number(Double)
-    /// An object of another class, kept by class name only (`plain value` for plain data
-    /// and dates); it cannot be encoded.
+    /// An object of another class, kept by class name (`plain value` for plain data);
+    /// its archived form is in the run's ``ArchivedAttributedString/Run/archivedValues``,
+    /// which writes it back.
     case other(className: String)
 }

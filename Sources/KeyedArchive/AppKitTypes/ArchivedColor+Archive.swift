@@ -70,7 +70,11 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
                                                  fallback: try fields.value(ArchivedColor.self, "NSColor")),
                                  components: [], alpha: 1)
         }
-        if code == 10 { return ArchivedColor(space: .pattern, components: [], alpha: 1) }
+        if code == 10 {
+            guard let image = try fields.field("NSImage") else { throw fields.corrupted("the pattern colour has no NSImage") }
+            let raw = try fields.decoder.unbox(ArchivedRawValue.self, from: image, at: fields.path("NSImage"))
+            return ArchivedColor(space: .pattern, components: [], alpha: 1, patternImage: raw)
+        }
         guard let space = Space(appKitCode: code), let count = space.componentCount else {
             throw fields.corrupted("NSColor has the unknown NSColorSpace \(code)")
         }
@@ -85,6 +89,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
         case 9?: .genericGray
         default: .custom
         }
+        try fields.chargeParsing(exact.count)
         guard let all = ColorComponentText.parse(exact), all.count >= 2, iccSpace.componentCount.map({ all.count == $0 + 1 }) ?? true else {
             throw fields.corrupted("NSColor's NSComponents is not \(iccSpace.componentCount.map { "\($0 + 1) numbers" } ?? "numbers") separated by spaces")
         }
@@ -96,6 +101,7 @@ extension ArchivedColor: _ArchiveSpecialDecodable {
     /// `alphaOptional`).
     private static func numbers(_ fields: FoundationFieldReader, _ key: String, count: Int, alphaOptional: Bool) throws -> ([Double], Double) {
         let bytes = try fields.requiredData(key)
+        try fields.chargeParsing(bytes.count)
         guard let values = ColorComponentText.parse(bytes), values.count == count + 1 || (alphaOptional && values.count == count) else {
             throw fields.corrupted("NSColor's \(key) is not \(count) or \(count + 1) finite numbers separated by spaces")
         }
@@ -155,10 +161,17 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
             }
         }
         if space == .pattern {
-            throw EncodingError.invalidValue(self, EncodingError.Context(
-                codingPath: path().path, debugDescription: "A pattern colour is kept without its image and cannot be archived"))
+            guard let patternImage else {
+                throw EncodingError.invalidValue(self, EncodingError.Context(
+                    codingPath: path().path, debugDescription: "A pattern colour needs its patternImage to be archived"))
+            }
+            let imageUID = try patternImage.objectUID(encoder, path())
+            return encoder.foundationObject(.color) { fields in
+                fields.integer("NSColorSpace", 10)
+                fields.object("NSImage", uid: imageUID)
+            }
         }
-        if space == .custom && colorSpace == nil {
+        if space == .custom, colorSpace == nil {
             throw EncodingError.invalidValue(self, EncodingError.Context(
                 codingPath: path().path, debugDescription: "A colour in a custom space needs its colorSpace (identifier or ICC profile) to be archived"))
         }
@@ -183,18 +196,36 @@ extension ArchivedColor: _ArchiveSpecialEncodable {
 extension ArchivedColorSpace: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedColorSpace {
         let fields = try decoder.foundationFields(ArchivedColorSpace.self, classes: ["NSColorSpace"], at: slot, path: path())
-        return ArchivedColorSpace(identifier: try fields.integer("NSID") ?? fields.integer("NSSpaceID"),
-                                  model: try fields.integer("NSModel"), iccProfile: try fields.data("NSICC"))
+        let spaceID = try fields.integer("NSSpaceID")
+        var storage = ArchivedColorSpace.ProfileStorage.mutableData
+        if let profile = try fields.field("NSICC"), let chain = try decoder.archivedClass(of: profile, at: fields.path("NSICC")) {
+            let bytesField = try decoder.subDecoder(slot: profile, path: fields.path("NSICC"))
+                .container(keyedBy: ArchivedFieldKey.self).contains(ArchivedFieldKey(stringValue: "NS.bytes"))
+            if bytesField && chain.contains(anyOf: FoundationClassNames.data) { storage = .mutableDataBytes }
+        } else if try fields.field("NSICC") != nil {
+            storage = .inline
+        }
+        return ArchivedColorSpace(identifier: try fields.integer("NSID") ?? spaceID, model: try fields.integer("NSModel"),
+                                  iccProfile: try fields.data("NSICC"), usesSpaceIDKey: spaceID != nil, iccProfileStorage: storage)
     }
 }
 
 extension ArchivedColorSpace: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
-        let iccUID = iccProfile.map { encoder.table.data($0) }
+        var profileUID: Int32 = 0
+        if let iccProfile {
+            switch iccProfileStorage {
+            case .inline: profileUID = encoder.table.data(iccProfile)
+            case .mutableData, .mutableDataBytes:
+                let made = encoder.makeObject(kind: .fields, className: .mutableData)
+                made.box.append(key: encoder.table.keyID(iccProfileStorage == .mutableData ? "NS.data" : "NS.bytes"), .data(iccProfile))
+                profileUID = made.uid
+            }
+        }
         return encoder.foundationObject(.colorSpace) { fields in
-            if let identifier { fields.integer("NSID", identifier) }
+            if let identifier { fields.integer(usesSpaceIDKey ? "NSSpaceID" : "NSID", identifier) }
             if let model { fields.integer("NSModel", model) }
-            if let iccUID { fields.object("NSICC", uid: iccUID) }
+            if profileUID != 0 { fields.object("NSICC", uid: profileUID) }
         }
     }
 }

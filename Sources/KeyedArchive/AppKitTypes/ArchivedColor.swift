@@ -36,13 +36,14 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
         case sRGB
         /// Generic gray gamma 2.2 (`NSCustomColorSpace` with `NSID` 9): one component.
         case genericGray
-        /// Another colour space given by an `NSColorSpace` object (see ``ArchivedColor/colorSpace``).
+        /// Another colour space given by an `NSColorSpace` object (see ``ArchivedColor/colorSpace``),
+        /// such as Display P3 (``ArchivedColorSpace/isDisplayP3``).
         case custom
         /// A named colour of a catalog (`NSColorSpace` 6): catalog and colour name, and the
         /// colour it stands for when the catalog is not available.
         case catalog(catalog: String, name: String, fallback: ArchivedColor?)
-        /// A pattern colour (`NSColorSpace` 10): kept opaque, its `NSImage` is not read, and
-        /// it cannot be encoded.
+        /// A pattern colour (`NSColorSpace` 10): its `NSImage` is kept as archived in
+        /// ``ArchivedColor/patternImage``, not interpreted, and written back as it was.
         case pattern
     }
 
@@ -59,6 +60,8 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
     /// beside the exact components (`NSRGB` or `NSWhite` with `NSColorSpace` 1 or 3), for
     /// readers that predate colour spaces. `nil` writes ``components`` there.
     public var approximation: [Double]?
+    /// For a pattern colour: its `NSImage` as archived, written back as it was.
+    public var patternImage: ArchivedRawValue?
 
     /// A colour from its space, components (without alpha) and alpha.
     ///
@@ -66,12 +69,13 @@ public struct ArchivedColor: Sendable, Hashable, Codable {
     /// let gray = ArchivedColor(space: .calibratedWhite, components: [0.5], alpha: 1)
     /// ```
     public init(space: Space, components: [Double], alpha: Double = 1,
-                colorSpace: ArchivedColorSpace? = nil, approximation: [Double]? = nil) {
+                colorSpace: ArchivedColorSpace? = nil, approximation: [Double]? = nil, patternImage: ArchivedRawValue? = nil) {
         self.space = space
         self.components = components
         self.alpha = alpha
         self.colorSpace = colorSpace
         self.approximation = approximation
+        self.patternImage = patternImage
     }
 
     /// `#RRGGBBAA` for a colour in an RGB or white space with components in 0…1
@@ -115,16 +119,49 @@ public struct ArchivedColorSpace: Sendable, Hashable, Codable {
     public var model: Int?
     /// The ICC profile bytes.
     public var iccProfile: Data?
+    /// Whether the identifier is archived as `NSSpaceID` (as in SceneKit scenes) rather
+    /// than `NSID`.
+    public var usesSpaceIDKey: Bool
+    /// How the profile is archived.
+    public var iccProfileStorage: ProfileStorage
+
+    /// Whether this is Display P3: AppKit archives it with its ICC profile only, and the
+    /// profile's description names it "Display P3".
+    ///
+    /// ```swift
+    /// if color.space == .custom, color.colorSpace?.isDisplayP3 == true { print("P3", color.components) }
+    /// ```
+    public var isDisplayP3: Bool {
+        identifier == nil && (iccProfile.map(ICCProfileName.isDisplayP3) ?? false)
+    }
+
+    /// How an ``ArchivedColorSpace``'s ICC profile is archived, kept so that it is written
+    /// back as it was read.
+    ///
+    /// ```swift
+    /// let space = ArchivedColorSpace(identifier: 7, model: nil, iccProfile: profile, iccProfileStorage: .inline)
+    /// ```
+    public enum ProfileStorage: Sendable, Hashable, Codable {
+        /// An `NSMutableData` object with `NS.data`: what AppKit writes in most files.
+        case mutableData
+        /// An `NSMutableData` object with `NS.bytes`: what SceneKit's archiver writes.
+        case mutableDataBytes
+        /// Plain data in `$objects` (older colour lists and attributed strings).
+        case inline
+    }
 
     /// A colour space from its archived fields.
     ///
     /// ```swift
     /// let sRGB = ArchivedColorSpace(identifier: 7, model: nil, iccProfile: nil)
     /// ```
-    public init(identifier: Int?, model: Int?, iccProfile: Data?) {
+    public init(identifier: Int?, model: Int?, iccProfile: Data?, usesSpaceIDKey: Bool = false,
+                iccProfileStorage: ProfileStorage = .mutableData) {
         self.identifier = identifier
         self.model = model
         self.iccProfile = iccProfile
+        self.usesSpaceIDKey = usesSpaceIDKey
+        self.iccProfileStorage = iccProfileStorage
     }
 }
 

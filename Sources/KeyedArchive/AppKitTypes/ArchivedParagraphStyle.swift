@@ -20,21 +20,30 @@ public struct ArchivedParagraphStyle: Sendable, Hashable, Codable {
     public var alignment: Int?
     /// `NSTabStops`; `nil` when archived as `$null` (the default stops) or absent.
     public var tabStops: [ArchivedTextTab]?
-    /// Every other numeric field by key (`NSLineSpacing`, `NSParagraphSpacing`,
-    /// `NSHeadIndent`, `NSFirstLineHeadIndent`, `NSTailIndent`, `NSLineBreakMode`,
-    /// `NSMinLineHeight`, `NSMaxLineHeight`, `NSLineHeightMultiple`, …), including keys this
-    /// package does not know, so that they are written back.
+    /// The real-valued fields by key (`NSLineSpacing`, `NSParagraphSpacing`,
+    /// `NSHeadIndent`, `NSFirstLineHeadIndent`, `NSTailIndent`, `NSMinLineHeight`,
+    /// `NSMaxLineHeight`, `NSLineHeightMultiple`, …, keys this package does not know
+    /// included) and the integer fields `NSLineBreakMode`, `NSWritingDirection`,
+    /// `NSHeaderLevel` and `NSLineBreakStrategy`, so that they are written back.
     public var numbers: [String: Double]
+    /// Every other field by key (text lists, text blocks, an integer where AppKit writes a
+    /// real…), kept as archived and written back as it was.
+    public var otherFields: [String: ArchivedRawValue]
+    /// Whether it is archived as an `NSMutableParagraphStyle` rather than an `NSParagraphStyle`.
+    public var isMutable: Bool
 
     /// A paragraph style from its fields.
     ///
     /// ```swift
     /// let style = ArchivedParagraphStyle(alignment: 2, numbers: ["NSLineSpacing": 4])
     /// ```
-    public init(alignment: Int? = nil, tabStops: [ArchivedTextTab]? = nil, numbers: [String: Double] = [:]) {
+    public init(alignment: Int? = nil, tabStops: [ArchivedTextTab]? = nil, numbers: [String: Double] = [:],
+                otherFields: [String: ArchivedRawValue] = [:], isMutable: Bool = false) {
         self.alignment = alignment
         self.tabStops = tabStops
         self.numbers = numbers
+        self.otherFields = otherFields
+        self.isMutable = isMutable
     }
 
     /// `NSLineSpacing`, the space between lines; `nil` when not archived.
@@ -68,6 +77,8 @@ public struct ArchivedTextTab: Sendable, Hashable, Codable {
 
 extension StandardClass {
     static let paragraphStyle = StandardClass(name: "NSParagraphStyle", classes: ["NSParagraphStyle", "NSObject"])
+    static let mutableParagraphStyle = StandardClass(
+        name: "NSMutableParagraphStyle", classes: ["NSMutableParagraphStyle", "NSParagraphStyle", "NSObject"])
     static let textTab = StandardClass(name: "NSTextTab", classes: ["NSTextTab", "NSObject"])
 }
 
@@ -93,13 +104,19 @@ private struct ParagraphStyleFields: Decodable {
             case "NSTabStops":
                 style.tabStops = try container.decodeIfPresent([ArchivedTextTab].self, forKey: key)
             default:
-                // A numeric field; fields holding objects (text lists, blocks) are not kept.
-                guard let number = try? container.decode(Double.self, forKey: key) else { continue }
-                guard number.isFinite else {
-                    throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                           debugDescription: "The paragraph style's \(key.stringValue) is \(number), not a finite number")
+                // A number written inline is one of the numeric fields; anything else is kept as archived.
+                let raw = try container.decode(ArchivedRawValue.self, forKey: key)
+                switch raw {
+                case .integer(let number) where ArchivedParagraphStyle.integerKeys.contains(key.stringValue):
+                    style.numbers[key.stringValue] = Double(number)
+                case .real(let number):
+                    guard number.isFinite else {
+                        throw DecodingError.dataCorruptedError(forKey: key, in: container,
+                                                               debugDescription: "The paragraph style's \(key.stringValue) is \(number), not a finite number")
+                    }
+                    style.numbers[key.stringValue] = number
+                default: style.otherFields[key.stringValue] = raw
                 }
-                style.numbers[key.stringValue] = number
             }
         }
         self.style = style
@@ -109,15 +126,19 @@ private struct ParagraphStyleFields: Decodable {
 extension ArchivedParagraphStyle: _ArchiveSpecialDecodable {
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedParagraphStyle {
         _ = try decoder.foundationFields(ArchivedParagraphStyle.self, classes: ["NSParagraphStyle"], at: slot, path: path())
+        let chain = try decoder.archivedClass(of: slot, at: path())
         // The object is already open (see `unbox`): read its fields in place.
-        return try decoder.decodeComposite(ParagraphStyleFields.self, from: slot, at: path()).style
+        var style = try decoder.decodeComposite(ParagraphStyleFields.self, from: slot, at: path()).style
+        style.isMutable = chain?.contains(anyOf: ["NSMutableParagraphStyle"]) ?? false
+        return style
     }
 }
 
 extension ArchivedParagraphStyle: _ArchiveSpecialEncodable {
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         let tabsUID = try tabStops.map { try encoder.box($0, at: path()) } ?? 0
-        return encoder.foundationObject(.paragraphStyle) { fields in
+        let others = try otherFields.sorted(by: { $0.key < $1.key }).map { ($0.key, try $0.value.fieldValue(encoder, path())) }
+        return encoder.foundationObject(isMutable ? .mutableParagraphStyle : .paragraphStyle) { fields in
             if let alignment { fields.integer("NSAlignment", alignment) }
             fields.object("NSTabStops", uid: tabsUID)
             for (key, number) in numbers.sorted(by: { $0.key < $1.key }) {
@@ -127,6 +148,7 @@ extension ArchivedParagraphStyle: _ArchiveSpecialEncodable {
                     fields.real(key, number)
                 }
             }
+            for (key, value) in others { fields.box.append(key: encoder.table.keyID(key), value) }
         }
     }
 }

@@ -96,4 +96,34 @@ struct ArchivedAttributedStringTests {
             decodingErrorMessage(error)?.contains("maxObjectVisits") == true
         }
     }
+
+    @Test("Attributes of unknown classes, booleans and whole reals are kept as archived and written back field for field (hand-made)",
+          .requiresPython3)
+    func unknownAttributesKept() throws {
+        // One run over "ab": an NSTextAttachment object (with a nested NSFileWrapper-like
+        // object and inline data), NSKern 2.0 (a real), NSObliqueness true (a boolean).
+        let data = archive([
+            dict(["NSString": uid(2), "NSAttributes": uid(3), "$class": uid(13)]),
+            .string("ab"),
+            dict(["NS.keys": .array([uid(4), uid(5), uid(6)]), "NS.objects": .array([uid(7), uid(8), uid(9)]), "$class": uid(12)]),
+            .string("NSAttachment"), .string("NSKern"), .string("NSObliqueness"),
+            dict(["NSFileWrapper": uid(10), "NSFlags": .integer(3), "NSBounds": .data(Data([1, 2])), "$class": uid(14)]),
+            .real(2), .bool(true),
+            dict(["NSName": uid(11), "$class": uid(15)]),
+            .string("image.png"),
+            classEntry("NSDictionary"), classEntry("NSAttributedString"), classEntry("NSTextAttachment"), classEntry("NSFileWrapper"),
+        ])
+        let text = try ArchiveDecoder().decode(ArchivedAttributedString.self, from: data)
+        let run = try #require(text.runs.first)
+        #expect(run.attributes == ["NSAttachment": .other(className: "NSTextAttachment"), "NSKern": .number(2), "NSObliqueness": .number(1)])
+        #expect(run.archivedValues["NSKern"] == .plain(.real(2)) && run.archivedValues["NSObliqueness"] == .plain(.bool(true)))
+        #expect(run.archivedValues["NSAttachment"]?.className == "NSTextAttachment")
+        let rewritten = try ArchiveEncoder().encode(text)
+        #expect(try archivedGraph(rewritten) == archivedGraph(data))
+        // A changed number is written as the new number, not the kept one.
+        var changed = text
+        changed.runs[0].attributes["NSKern"] = .number(2.5)
+        #expect(try ArchiveDecoder().decode(ArchivedAttributedString.self, from: ArchiveEncoder().encode(changed))
+            .runs[0].attributes["NSKern"] == .number(2.5))
+    }
 }

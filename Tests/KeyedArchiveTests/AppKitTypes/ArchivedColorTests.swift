@@ -118,12 +118,33 @@ struct ArchivedColorTests {
         expectDecodingError(ArchivedColor.self, from: data, mentioning: "NSRGB")
     }
 
-    @Test("NSColorSpace 10: a pattern colour reads as an opaque .pattern and is refused when encoding")
+    @Test("NSColorSpace 10: a pattern colour keeps its NSImage as archived and writes it back (hand-made)", .requiresPython3)
     func pattern() throws {
-        let data = handMadeObject("NSColor", [PropertyListEntry(key: "NSColorSpace", value: .integer(10))])
+        // A pattern colour {NSColorSpace: 10, NSImage: an NSImage object}; no corpus file has one.
+        let data = archive([
+            .dictionary([PropertyListEntry(key: "NSColorSpace", value: .integer(10)),
+                         PropertyListEntry(key: "NSImage", value: uid(2)), PropertyListEntry(key: "$class", value: uid(5))]),
+            .dictionary([PropertyListEntry(key: "NSImageFlags", value: .integer(12_779_520)),
+                         PropertyListEntry(key: "NSSize", value: uid(3)), PropertyListEntry(key: "NSData", value: .data(Data([1, 2, 3]))),
+                         PropertyListEntry(key: "$class", value: uid(4))]),
+            .string("{8, 8}"),
+            classEntry("NSImage"), classEntry("NSColor"),
+        ])
         let color = try ArchiveDecoder().decode(ArchivedColor.self, from: data)
-        #expect(color.space == .pattern && color.hexRGBA == nil)
-        #expect(throws: EncodingError.self) { try ArchiveEncoder().encode(color) }
+        guard color.space == .pattern, case .object(let classes, let fields)? = color.patternImage else {
+            Issue.record("not a pattern colour with its image: \(color.space)")
+            return
+        }
+        #expect(classes.first == "NSImage" && color.hexRGBA == nil)
+        #expect(fields == [ArchivedRawField(key: "NSImageFlags", value: .integer(12_779_520)),
+                           ArchivedRawField(key: "NSSize", value: .string("{8, 8}")),
+                           ArchivedRawField(key: "NSData", value: .data(Data([1, 2, 3])))])
+        let rewritten = try ArchiveEncoder().encode(color)
+        #expect(try archivedGraph(rewritten) == archivedGraph(data))
+        #expect(try ArchiveDecoder().decode(ArchivedColor.self, from: rewritten) == color)
+        var built = color
+        built.patternImage = nil
+        #expect(throws: EncodingError.self) { try ArchiveEncoder().encode(built) }
     }
 
     @Test("An unknown NSColorSpace and a UIKit NaN component throw")
@@ -164,5 +185,24 @@ struct ArchivedColorTests {
         let style = try corpusObject(FillStyle.self, Self.coreData, 12)
         #expect(style.fillColor.space == .calibratedRGB && style.fillColor.components.count == 3)
         #expect(style.gradientColor.space == .calibratedRGB)
+    }
+
+    @Test("Display P3: NSComponents with a colour space holding only a profile named Display P3 (hand-made)", .requiresPython3)
+    func displayP3() throws {
+        // The profile: any bytes with an mluc description "Display P3" (UTF-16 big-endian).
+        var profile = Data("0000mntrRGB XYZ mluc".utf8)
+        profile.append(contentsOf: "Display P3".utf8.flatMap { [0, $0] })
+        let data = archive([
+            dict(["NSColorSpace": .integer(1), "NSRGB": .data(Data("1 0 0\u{0}".utf8)), "NSComponents": .data(Data("1 0.5 0 1".utf8)),
+                  "NSCustomColorSpace": uid(3), "$class": uid(2)]),
+            classEntry("NSColor"),
+            dict(["NSICC": uid(5), "$class": uid(4)]), classEntry("NSColorSpace"),
+            dict(["NS.data": .data(profile), "$class": uid(6)]), classEntry("NSMutableData", superclasses: ["NSData", "NSObject"]),
+        ])
+        let color = try ArchiveDecoder().decode(ArchivedColor.self, from: data)
+        #expect(color.space == .custom && color.components == [1, 0.5, 0] && color.colorSpace?.isDisplayP3 == true)
+        #expect(ArchivedAppKitValue.color(color).fields.first?.value == .string("displayP3"))
+        #expect(try archivedGraph(try ArchiveEncoder().encode(color)) == archivedGraph(data))
+        #expect(ArchivedColorSpace(identifier: 7, model: nil, iccProfile: profile).isDisplayP3 == false)
     }
 }

@@ -4,7 +4,7 @@ import Foundation
 // what a run measured: after the workload tables, after --memory and after --scaling.
 
 /// One time-ratio goal: `contender`'s `op`, time per item over `reference`'s, at most `limit`
-/// on every workload that has both rows.
+/// on every workload that has both rows (or on `workloads` only).
 struct TimeGoal {
     /// Short name, also the `goal=` key of --machine output.
     let name: String
@@ -14,111 +14,147 @@ struct TimeGoal {
     let limit: Double
     /// The goal as the issue states it.
     let wording: String
+    /// The workloads the goal gates on; nil: every workload that has both rows.
+    var workloads: Set<String>? = nil
 }
 
 enum Goals {
+    /// The workloads the NSKeyedArchiver goals gate on: the graph workload's walk alone is only
+    /// about 50x faster than Foundation's archiver, so its ratio is reported, not gated.
+    static let nskeyedWorkloads: Set<String> = ["flat", "order"]
+
     static let time: [TimeGoal] = [
-        TimeGoal(name: "encode_vs_json", contender: "ArchiveEncoder", op: .encode, reference: .json, limit: 0.5,
-                 wording: "binary encode <= 0.5x JSONEncoder"),
-        TimeGoal(name: "decode_vs_json", contender: "ArchiveDecoder", op: .decode, reference: .json, limit: 0.4,
-                 wording: "binary decode <= 0.4x JSONDecoder"),
-        TimeGoal(name: "xml_encode_vs_json", contender: "ArchiveEncoder.xml", op: .encode, reference: .json, limit: 1,
-                 wording: "XML encode <= 1.0x JSONEncoder"),
-        TimeGoal(name: "xml_decode_vs_json", contender: "ArchiveDecoder.xml", op: .decode, reference: .json, limit: 1,
-                 wording: "XML decode <= 1.0x JSONDecoder"),
-        TimeGoal(name: "encode_vs_plist", contender: "ArchiveEncoder", op: .encode, reference: .plist, limit: 1.0 / 3,
-                 wording: "binary encode >= 3x faster than PropertyListEncoder"),
-        TimeGoal(name: "decode_vs_plist", contender: "ArchiveDecoder", op: .decode, reference: .plist, limit: 1.0 / 4,
-                 wording: "binary decode >= 4x faster than PropertyListDecoder"),
-        TimeGoal(name: "encode_vs_nskeyed", contender: "ArchiveEncoder", op: .encode, reference: .nskeyed, limit: 1.0 / 200,
-                 wording: "binary encode >= 200x faster than NSKeyedArchiver"),
-        TimeGoal(name: "decode_vs_nskeyed", contender: "ArchiveDecoder", op: .decode, reference: .nskeyed, limit: 1.0 / 15,
-                 wording: "binary decode >= 15x faster than NSKeyedUnarchiver"),
-        TimeGoal(name: "encode_vs_walk", contender: "ArchiveEncoder", op: .encode, reference: .walk, limit: 4,
-                 wording: "binary encode <= 4x a Codable walk that writes nothing"),
+        TimeGoal(name: "encode_vs_json", contender: "ArchiveEncoder", op: .encode, reference: .json, limit: 0.35,
+                 wording: "binary encode <= 0.35x JSONEncoder"),
+        TimeGoal(name: "decode_vs_json", contender: "ArchiveDecoder", op: .decode, reference: .json, limit: 0.3,
+                 wording: "binary decode <= 0.3x JSONDecoder"),
+        TimeGoal(name: "xml_encode_vs_json", contender: "ArchiveEncoder.xml", op: .encode, reference: .json, limit: 0.5,
+                 wording: "XML encode <= 0.5x JSONEncoder"),
+        TimeGoal(name: "xml_decode_vs_json", contender: "ArchiveDecoder.xml", op: .decode, reference: .json, limit: 0.6,
+                 wording: "XML decode <= 0.6x JSONDecoder"),
+        TimeGoal(name: "encode_vs_plist", contender: "ArchiveEncoder", op: .encode, reference: .plist, limit: 1.0 / 4,
+                 wording: "binary encode >= 4x faster than PropertyListEncoder"),
+        TimeGoal(name: "decode_vs_plist", contender: "ArchiveDecoder", op: .decode, reference: .plist, limit: 1.0 / 8,
+                 wording: "binary decode >= 8x faster than PropertyListDecoder"),
+        TimeGoal(name: "encode_vs_nskeyed", contender: "ArchiveEncoder", op: .encode, reference: .nskeyed, limit: 1.0 / 400,
+                 wording: "binary encode >= 400x faster than NSKeyedArchiver", workloads: nskeyedWorkloads),
+        TimeGoal(name: "decode_vs_nskeyed", contender: "ArchiveDecoder", op: .decode, reference: .nskeyed, limit: 1.0 / 20,
+                 wording: "binary decode >= 20x faster than NSKeyedUnarchiver", workloads: nskeyedWorkloads),
+        TimeGoal(name: "encode_vs_walk", contender: "ArchiveEncoder", op: .encode, reference: .walk, limit: 2.5,
+                 wording: "binary encode <= 2.5x a Codable walk that writes nothing"),
     ]
 
     /// Our binary encoder and decoder: the memory and scaling goals hold for each.
     static let ours = ["ArchiveEncoder", "ArchiveDecoder"]
     /// Peak memory growth over the bytes written (encode) or read (decode).
-    static let memoryLimit = 2.0
+    static let memoryLimit = 1.5
     /// Time ratio of one 4x step in record count (4.00 = linear).
     static let scalingStepLimit = 4.2
 
-    /// One checked goal: its worst value over the run, where, and whether it holds.
+    /// One goal's value and where it was measured.
+    typealias Value = (value: Double, workload: String)
+
+    /// One checked goal over one or more runs: each run's worst value, and the median of
+    /// those, which the verdict is judged on.
     struct Outcome {
         let name: String
         let wording: String
         let limit: Double
-        /// Nil when the run had no row for it (a workload without the reference, say).
-        let worst: (value: Double, workload: String)?
-        var met: Bool? { worst.map { $0.value <= limit } }
+        /// The worst (largest) value of each run that had a row for the goal, in run order.
+        let worstPerRun: [Value]
+        /// The median of `worstPerRun` (the mean of the middle two for an even count), and
+        /// the workload of the upper middle run; nil when no run had a row for the goal.
+        let median: Value?
+        var runs: Int { worstPerRun.count }
+        var min: Double? { worstPerRun.map(\.value).min() }
+        var max: Double? { worstPerRun.map(\.value).max() }
+        var met: Bool? { median.map { $0.value <= limit } }
 
-        init(name: String, wording: String, limit: Double, values: [(workload: String, value: Double)]) {
+        /// `runs` holds, per run, every (workload, value) the goal applies to.
+        init(name: String, wording: String, limit: Double, runs: [[Value]]) {
             self.name = name
             self.wording = wording
             self.limit = limit
-            worst = values.max { $0.value < $1.value }.map { ($0.value, $0.workload) }
-        }
-    }
-
-    /// The time goals against `results` (every workload of one run).
-    static func check(time results: [Measurement]) -> [Outcome] {
-        time.map { goal in
-            let values: [(workload: String, value: Double)] = results.compactMap { m in
-                guard m.contender == goal.contender, m.op == goal.op,
-                      let value = ratio(m, to: goal.reference, in: results) else { return nil }
-                return (m.workload, value)
+            worstPerRun = runs.compactMap { values in values.max { $0.value < $1.value } }
+            let sorted = worstPerRun.sorted { $0.value < $1.value }
+            if sorted.isEmpty {
+                median = nil
+            } else {
+                let upper = sorted[sorted.count / 2]
+                let value = sorted.count % 2 == 1 ? upper.value : (sorted[sorted.count / 2 - 1].value + upper.value) / 2
+                median = (value, upper.workload)
             }
-            return Outcome(name: goal.name, wording: goal.wording, limit: goal.limit, values: values)
         }
     }
 
-    /// The memory goal of each of ours against `rows`.
-    static func check(memory rows: [MemoryRow]) -> [Outcome] {
+    /// The time goals against `runs` (per run, every measurement of every workload).
+    static func check(time runs: [[Measurement]]) -> [Outcome] {
+        time.map { goal in
+            let values: [[Value]] = runs.map { results in
+                results.compactMap { m in
+                    guard m.contender == goal.contender, m.op == goal.op,
+                          goal.workloads?.contains(m.workload) ?? true,
+                          let value = ratio(m, to: goal.reference, in: results) else { return nil }
+                    return (value, m.workload)
+                }
+            }
+            return Outcome(name: goal.name, wording: goal.wording, limit: goal.limit, runs: values)
+        }
+    }
+
+    /// The memory goal of each of ours against `runs` (per run, every --memory row).
+    static func check(memory runs: [[MemoryRow]]) -> [Outcome] {
         ours.map { contender in
             let op = contender.hasSuffix("Encoder") ? "encode" : "decode"
             return Outcome(name: "memory_\(op)",
                            wording: "\(contender) peak growth <= \(fixed(memoryLimit, 1))x the \(op == "encode" ? "output" : "input")",
                            limit: memoryLimit,
-                           values: rows.filter { $0.step == contender }.map { ($0.workload, $0.multiple) })
+                           runs: runs.map { rows in rows.filter { $0.step == contender }.map { ($0.multiple, $0.workload) } })
         }
     }
 
-    /// The scaling goal of each of ours: `steps` holds, per workload, each contender's time
-    /// ratios of its 4x steps.
-    static func check(scaling steps: [(workload: String, contender: String, ratios: [Double])]) -> [Outcome] {
+    /// The scaling goal of each of ours: `runs` holds, per run and workload, each
+    /// contender's time ratios of its 4x steps.
+    static func check(scaling runs: [[(workload: String, contender: String, ratios: [Double])]]) -> [Outcome] {
         ours.map { contender in
             let op = contender.hasSuffix("Encoder") ? "encode" : "decode"
             return Outcome(name: "scaling_\(op)",
                            wording: "\(contender): 4x the records <= \(fixed(scalingStepLimit, 1))x the time",
                            limit: scalingStepLimit,
-                           values: steps.filter { $0.contender == contender }.flatMap { step in step.ratios.map { (step.workload, $0) } })
+                           runs: runs.map { steps in
+                               steps.filter { $0.contender == contender }.flatMap { step in step.ratios.map { ($0, step.workload) } }
+                           })
         }
     }
 }
 
 extension Report {
     /// The goals table, or one `goal=` line per goal with --machine. Goals without a
-    /// measurement in this run are listed as not measured.
+    /// measurement are listed as not measured. Each goal shows the median of the runs' worst
+    /// values (the verdict is judged on it), their spread (min-max) and the number of runs.
     static func goals(_ outcomes: [Goals.Outcome], title: String, machine: Bool) -> String {
         if machine {
             return outcomes.map { o in
-                let worst = o.worst.map { "worst=\(fixed($0.value, 3)) worst_workload=\($0.workload)" } ?? "worst=na worst_workload=na"
+                let value = { (v: Double?) in v.map { fixed($0, 3) } ?? "na" }
                 let met = o.met.map { $0 ? "yes" : "no" } ?? "na"
-                return "goal=\(o.name) limit=\(fixed(o.limit, 4)) \(worst) met=\(met)"
+                return "goal=\(o.name) limit=\(fixed(o.limit, 4)) worst=\(value(o.median?.value)) worst_workload=\(o.median?.workload ?? "na")"
+                    + " median=\(value(o.median?.value)) min=\(value(o.min)) max=\(value(o.max)) runs=\(o.runs) met=\(met)"
             }.joined(separator: "\n")
         }
-        var lines = ["", "=== goals: \(title) ===",
-                     pad("goal", 56, left: true) + pad("limit", 8) + pad("worst", 8) + "  " + pad("on", 9, left: true) + pad("met", 5, left: true)]
+        let runs = outcomes.map(\.runs).max() ?? 0
+        var lines = ["", "=== goals: \(title)\(runs > 1 ? ", median of \(runs) runs" : "") ===",
+                     pad("goal", 56, left: true) + pad("limit", 8) + pad("median", 8) + pad("min-max", 14) + pad("runs", 5)
+                     + "  " + pad("on", 9, left: true) + pad("met", 5, left: true)]
         for o in outcomes {
-            let worst = o.worst.map { fixed($0.value, 3) } ?? "-"
-            let on = o.worst?.workload ?? "-"
+            let median = o.median.map { fixed($0.value, 3) } ?? "-"
+            let spread = o.min.flatMap { low in o.max.map { fixed(low, 3) + "-" + fixed($0, 3) } } ?? "-"
             let met = o.met.map { $0 ? "yes" : "NO" } ?? "not measured"
-            lines.append(pad(o.wording, 56, left: true) + pad(fixed(o.limit, 3), 8) + pad(worst, 8) + "  " + pad(on, 9, left: true) + met)
+            lines.append(pad(o.wording, 56, left: true) + pad(fixed(o.limit, o.limit < 0.01 ? 4 : 3), 8) + pad(median, 8) + pad(spread, 14)
+                         + pad(String(o.runs), 5) + "  " + pad(o.median?.workload ?? "-", 9, left: true) + met)
         }
-        lines.append("(worst: the largest ratio over the workloads of this run that have both rows; a single run on a shared")
-        lines.append(" machine moves a ratio by several percent, so read a value near its limit over several runs)")
+        lines.append("(each run's worst: the largest ratio over the workloads of that run that have both rows; median: the median")
+        lines.append(" of those over the runs (--runs), which `met` is judged on; on: where the median run's worst was. A single")
+        lines.append(" run on a shared machine moves a ratio by several percent: gate on several runs)")
         return lines.joined(separator: "\n")
     }
 }

@@ -58,22 +58,30 @@ private func memoryRows<T: Codable & Equatable>(_ workload: String, _ value: T, 
 }
 
 func runMemory(_ options: Options) throws {
-    var reset = true
-    var rows = try memoryRows("flat", makePeople(options.sizes.records), reset: &reset)
-    rows += try memoryRows("order", makeOrders(options.sizes.records), reset: &reset)
-    print(Report.memory(rows, records: options.sizes.records, peakWasReset: reset, machine: options.machine))
-    print(Report.goals(Goals.check(memory: rows), title: "peak memory", machine: options.machine))
+    let people = makePeople(options.sizes.records), orders = makeOrders(options.sizes.records)
+    var runs: [[MemoryRow]] = []
+    for index in 1...options.runs {
+        var reset = true
+        var rows = try memoryRows("flat", people, reset: &reset)
+        rows += try memoryRows("order", orders, reset: &reset)
+        print(Report.memory(rows, records: options.sizes.records, peakWasReset: reset, machine: options.machine,
+                            run: options.runs > 1 ? index : nil))
+        runs.append(rows)
+    }
+    print(Report.goals(Goals.check(memory: runs), title: "peak memory", machine: options.machine))
 }
 
 extension Report {
-    static func memory(_ rows: [MemoryRow], records: Int, peakWasReset: Bool, machine: Bool) -> String {
+    /// `run`: this run's number, with --runs above 1.
+    static func memory(_ rows: [MemoryRow], records: Int, peakWasReset: Bool, machine: Bool, run: Int? = nil) -> String {
         let mb = { (bytes: Int) in fixed(Double(bytes) / 1_048_576, 1) }
         if machine {
             return rows.map { r in
                 "workload=memory-\(r.workload) records=\(records) contender=\(r.step) op=\(r.op.rawValue) bytes=\(r.bytes) rss_before=\(r.before) vmhwm=\(r.peak) peak_growth=\(r.growth) growth_per_byte=\(fixed(r.multiple, 2))"
+                    + (run.map { " run=\($0)" } ?? "")
             }.joined(separator: "\n")
         }
-        var lines = ["", "=== memory: \(records.grouped) records per workload (VmHWM from /proc/self/status) ===",
+        var lines = ["", "=== memory\(run.map { " (run \($0))" } ?? ""): \(records.grouped) records per workload (VmHWM from /proc/self/status) ===",
                      pad("workload", 9, left: true) + pad("contender", 22, left: true) + pad("op", 7, left: true)
                      + pad("bytes", 13) + pad("RSS before MB", 15) + pad("peak MB", 10) + pad("growth MB", 11) + pad("growth/bytes", 14)]
         for r in rows {

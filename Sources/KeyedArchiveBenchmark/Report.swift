@@ -32,8 +32,10 @@ func ratio(_ m: Measurement, to role: Role, in all: [Measurement]) -> Double? {
 }
 
 enum Report {
-    static func table(_ workload: Workload, _ results: [Measurement], rounds: Int) -> String {
-        var lines = ["", "=== \(workload.name): \(workload.summary) ===",
+    /// `run`: this run's number and the number of runs, with --runs above 1.
+    static func table(_ workload: Workload, _ results: [Measurement], rounds: Int, run: (Int, of: Int)? = nil) -> String {
+        let heading = run.map { " (run \($0.0)/\($0.of))" } ?? ""
+        var lines = ["", "=== \(workload.name)\(heading): \(workload.summary) ===",
                      "median of \(rounds) rounds; ratios = time per item / the reference's (same op), < 1 is faster"]
         lines.append(pad("contender", 22, left: true) + pad("op", 7, left: true) + pad("items", 10) + pad("median ms", 12)
                      + pad("spread", 8) + pad("us/item", 10) + pad("xJSON", 8) + pad("xPList", 8) + pad("xNSKeyed", 10) + pad("xWalk", 8) + pad("bytes", 13))
@@ -51,13 +53,15 @@ enum Report {
         return lines.joined(separator: "\n")
     }
 
-    /// `workload=flat contender=ArchiveEncoder op=encode median_ms=12.3 ratio_json=0.52 ... bytes=123456`.
-    static func machine(_ results: [Measurement]) -> String {
+    /// `workload=flat contender=ArchiveEncoder op=encode median_ms=12.3 ratio_json=0.52 ... bytes=123456`,
+    /// ending in ` run=K` with --runs above 1.
+    static func machine(_ results: [Measurement], run: Int? = nil) -> String {
         results.map { m in
             let r = { (role: Role) in ratio(m, to: role, in: results).map { fixed($0, 3) } ?? "na" }
             return "workload=\(m.workload) contender=\(m.contender) op=\(m.op.rawValue) median_ms=\(fixed(m.median, 3))"
                 + " ratio_json=\(r(.json)) ratio_plist=\(r(.plist)) ratio_nskeyed=\(r(.nskeyed)) ratio_walk=\(m.role == .walk ? "na" : r(.walk))"
                 + " bytes=\(m.bytes.map(String.init) ?? "na") items=\(m.items) us_per_item=\(fixed(m.perItem * 1000, 4))"
+                + (run.map { " run=\($0)" } ?? "")
         }.joined(separator: "\n")
     }
 }

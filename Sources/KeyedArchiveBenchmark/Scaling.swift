@@ -11,6 +11,17 @@ func scalingSizes(max: Int) -> [Int] {
 }
 
 func runScaling(_ options: Options) throws {
+    var allRuns: [[(workload: String, contender: String, ratios: [Double])]] = []
+    for index in 1...options.runs {
+        if options.runs > 1 { progress("scaling: run \(index)/\(options.runs)") }
+        allRuns.append(try scalingRun(options))
+    }
+    print(Report.goals(Goals.check(scaling: allRuns), title: "scaling", machine: options.machine))
+}
+
+/// One scaling run: prints its tables and returns, per workload and contender, the time
+/// ratios of its 4x steps.
+private func scalingRun(_ options: Options) throws -> [(workload: String, contender: String, ratios: [Double])] {
     var steps: [(workload: String, contender: String, ratios: [Double])] = []
     for name in ["flat", "order"] {
         var runs: [(records: Int, results: [Measurement])] = []
@@ -34,7 +45,7 @@ func runScaling(_ options: Options) throws {
             steps.append((name, m.contender, scalingStepRatios(runs, (m.contender, m.op))))
         }
     }
-    print(Report.goals(Goals.check(scaling: steps), title: "scaling", machine: options.machine))
+    return steps
 }
 
 /// Microseconds per record of `column` (contender, op) in `results`, if it ran.

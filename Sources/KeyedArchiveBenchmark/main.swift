@@ -7,6 +7,8 @@ import KeyedArchive
 
 struct Options {
     var rounds = 5
+    /// Whole measured sets (`--runs`): the goals are judged on the median of the runs' worst values.
+    var runs = 1
     var workloads = WorkloadName.allCases
     var sizes = WorkloadSizes()
     var machine = false
@@ -41,6 +43,9 @@ struct Options {
 
       --workload NAME        run only this workload (repeatable): \(WorkloadName.allCases.map(\.rawValue).joined(separator: ", "))
       --rounds N             measured rounds per workload, after one warm-up round (default 5)
+      --runs N               repeat the whole measured set (the workload tables, --memory, --scaling) N times,
+                             one run after the other, and judge each goal on the median of the runs' worst
+                             values (default 1); tables and lines are printed per run (--machine adds run=K)
       --records N            records in the flat and order workloads (default 10,000)
       --nskeyed-records N    records given to NSKeyedArchiver in the flat workload (default 10,000;
                              0 leaves it out); ratios against it then compare time per record
@@ -77,7 +82,9 @@ struct Options {
 
     --scaling, --memory, --store, --hostile and --folder replace the workload tables unless --workload is also given.
     The workload tables, --memory and --scaling each end with their goals (Goals.swift): the limit, the worst
-    value of the run and where, and whether it is met (with --machine: goal=NAME limit= worst= worst_workload= met=).
+    value of each run, their median (what `met` is judged on), their spread (min-max), the number of runs and
+    where the median run's worst was (with --machine: goal=NAME limit= worst= worst_workload= median= min= max=
+    runs= met=, where worst= is the median). The NSKeyedArchiver goals gate on the flat and order workloads only.
     Progress goes to standard error; results to standard output.
     """
 
@@ -93,6 +100,7 @@ struct Options {
         while let arg = it.next() {
             switch arg {
             case "--rounds": rounds = max(1, try number(arg))
+            case "--runs": runs = max(1, try number(arg))
             case "--records": sizes.records = max(1, try number(arg))
             case "--nskeyed-records": sizes.nskeyedRecords = try number(arg)
             case "--machine": machine = true
@@ -139,9 +147,10 @@ func progress(_ message: String) {
     FileHandle.standardError.write(Data((message + "\n").utf8))
 }
 
-/// The workload tables.
+/// The workload tables, `options.runs` times over the same inputs (each run measures every
+/// workload before the next run starts), then the time goals over the runs.
 func runWorkloads(_ options: Options) throws {
-    var all: [Measurement] = []
+    var workloads: [Workload] = []
     for name in options.workloads {
         progress("building \(name.rawValue)…")
         var workload = makeWorkload(name, sizes: options.sizes)
@@ -155,14 +164,24 @@ func runWorkloads(_ options: Options) throws {
             }
             guard !workload.contenders.isEmpty else { throw BenchmarkFailure(description: "no contender named \(only) in \(name.rawValue)") }
         }
-        let results = try run(workload, rounds: options.rounds, log: progress)
-        all += results
-        print(options.machine ? Report.machine(results) : Report.table(workload, results, rounds: options.rounds))
-        fflush(nil)
+        workloads.append(workload)
+    }
+    var runs: [[Measurement]] = []
+    for index in 1...options.runs where !workloads.isEmpty {
+        if options.runs > 1 { progress("run \(index)/\(options.runs)") }
+        var all: [Measurement] = []
+        for workload in workloads {
+            let results = try run(workload, rounds: options.rounds, log: progress)
+            all += results
+            print(options.machine ? Report.machine(results, run: options.runs > 1 ? index : nil)
+                                  : Report.table(workload, results, rounds: options.rounds, run: options.runs > 1 ? (index, options.runs) : nil))
+            fflush(nil)
+        }
+        runs.append(all)
     }
     // The goals need the reference rows, which --contender leaves out.
-    if !all.isEmpty && options.contender == nil {
-        print(Report.goals(Goals.check(time: all), title: "time, over the workloads above", machine: options.machine))
+    if !runs.isEmpty && options.contender == nil {
+        print(Report.goals(Goals.check(time: runs), title: "time, over the workloads above", machine: options.machine))
     }
 }
 

@@ -12,7 +12,8 @@ extension ArchiveObjectTable {
 /// Writes an ``ArchiveObjectTable`` as a `bplist00` file in two passes over the table and
 /// no copy of it: the first numbers the file's objects and sizes them (so the reference
 /// and offset widths are known), the second writes every byte straight into its place in
-/// one buffer of the file's exact size.
+/// one buffer of the file's exact size. What the first pass's lookups of shared numbers
+/// and data found is logged, so the second reads it back instead of hashing again.
 ///
 /// The file is the one `BinaryPropertyListBuilder` makes from the same calls, byte for
 /// byte: objects are numbered in the order the builder was fed (the field keys and a few
@@ -54,6 +55,12 @@ struct ArchiveBinaryWriter {
     private var dataFirsts: [DataFirst] = []
     private var dataCollisions: [Data: Int] = [:]
     private static let dataSeed = UInt64.random(in: .min ... .max)
+    /// What the first pass's lookups of integers, reals and data found or made, in walk
+    /// order: the second pass reads them back instead of looking each up again, and the
+    /// tables above are dropped before the file is allocated. Nil when a reference did
+    /// not fit in 32 bits (then the second pass looks them up, as the first did).
+    private var lookups: ChunkedArray<UInt32>? = ChunkedArray()
+    private var nextLookup = 0
 
     // Second pass.
     private var refSize = 1
@@ -78,6 +85,15 @@ struct ArchiveBinaryWriter {
     /// The file.
     mutating func write() -> Data {
         walk()
+        if lookups != nil {
+            integerRefs = ScalarRefTable()
+            unsignedRefs = ScalarRefTable()
+            realRefs = ScalarRefTable()
+            floatRefs = ScalarRefTable()
+            dataByHash = ScalarRefTable()
+            dataFirsts = []
+            dataCollisions = [:]
+        }
         let count = next
         refSize = BinaryPlistEncoding.width(of: UInt64(max(count, 1) - 1))
         tableStart = 8 + scalarBytes + markerBytes + childRefs * refSize
@@ -343,19 +359,21 @@ struct ArchiveBinaryWriter {
     }
 
     private mutating func integer(_ value: Int64) -> Int {
+        if let logged = replayedLookup(), logged != next { return logged }
         let key = UInt64(bitPattern: value)
-        if let ref = integerRefs.ref(for: key), !(writing && ref == next) { return ref }
+        if !writing || lookups == nil, let ref = integerRefs.ref(for: key), !(writing && ref == next) { return logged(ref) }
         let ref = newInteger(value)
         if !writing { integerRefs.insert(key, ref) }
-        return ref
+        return logged(ref)
     }
 
     private mutating func unsignedInteger(_ value: UInt64) -> Int {
         if value <= UInt64(Int64.max) { return integer(Int64(value)) }
-        if let ref = unsignedRefs.ref(for: value), !(writing && ref == next) { return ref }
+        if let logged = replayedLookup(), logged != next { return logged }
+        if !writing || lookups == nil, let ref = unsignedRefs.ref(for: value), !(writing && ref == next) { return logged(ref) }
         let ref = beginScalar(size: 17)
         if writing { BinaryPlistEncoding.putUnsignedAboveInt64(value, into: &scalars) } else { unsignedRefs.insert(value, ref) }
-        return ref
+        return logged(ref)
     }
 
     private mutating func wideInteger(_ value: PropertyListWideInteger) -> Int {
@@ -374,16 +392,37 @@ struct ArchiveBinaryWriter {
     }
 
     private mutating func real(_ bits: UInt64) -> Int {
-        if let ref = realRefs.ref(for: bits), !(writing && ref == next) { return ref }
+        if let logged = replayedLookup(), logged != next { return logged }
+        if !writing || lookups == nil, let ref = realRefs.ref(for: bits), !(writing && ref == next) { return logged(ref) }
         let ref = newReal(bits)
         if !writing { realRefs.insert(bits, ref) }
-        return ref
+        return logged(ref)
     }
 
     private mutating func float(_ bits: UInt32) -> Int {
-        if let ref = floatRefs.ref(for: UInt64(bits)), !(writing && ref == next) { return ref }
+        if let logged = replayedLookup(), logged != next { return logged }
+        if !writing || lookups == nil, let ref = floatRefs.ref(for: UInt64(bits)), !(writing && ref == next) { return logged(ref) }
         let ref = beginScalar(size: 5)
         if writing { BinaryPlistEncoding.putFloat(bits: bits, into: &scalars) } else { floatRefs.insert(UInt64(bits), ref) }
+        return logged(ref)
+    }
+
+    /// In the second pass with a log: the reference the first pass's lookup gave at this
+    /// point of the walk (`next` when the object is first written here).
+    @inline(__always)
+    private mutating func replayedLookup() -> Int? {
+        guard writing, let lookups else { return nil }
+        let ref = Int(lookups[nextLookup])
+        nextLookup += 1
+        return ref
+    }
+
+    /// In the first pass: logs what a lookup gave (see `lookups`); returns it.
+    @inline(__always)
+    private mutating func logged(_ ref: Int) -> Int {
+        if !writing, lookups != nil {
+            if let small = UInt32(exactly: ref) { lookups?.append(small) } else { lookups = nil }
+        }
         return ref
     }
 
@@ -427,75 +466,34 @@ struct ArchiveBinaryWriter {
     /// Data shared by its exact bytes (`range` of the chunk `cursor` reads).
     private mutating func data(_ range: Range<Int>, of cursor: ObjectRecord.Cursor) -> Int {
         let bytes = cursor.bytes[range]
+        if let logged = replayedLookup() {
+            return logged != next ? logged : newData(bytes)
+        }
         let hash = bytes.withUnsafeBufferPointer { ByteHash.hash($0, seed: Self.dataSeed) }
         let first = dataByHash.ref(for: hash)
         if let first, arena.chunks[Int(dataFirsts[first].chunk)][dataFirsts[first].start..<(dataFirsts[first].start + dataFirsts[first].count)].elementsEqual(bytes) {
             let ref = Int(dataFirsts[first].ref)
-            if !(writing && ref == next) { return ref }
+            if !(writing && ref == next) { return logged(ref) }
         } else if !dataCollisions.isEmpty, let ref = dataCollisions[Data(bytes)], !(writing && ref == next) {
-            return ref
+            return logged(ref)
         }
-        let ref = beginScalar(size: BinaryPlistEncoding.markerSize(count: bytes.count) + bytes.count)
-        if writing {
-            BinaryPlistEncoding.putMarker(0x40, count: bytes.count, into: &scalars)
-            for byte in bytes { scalars.put(byte) }
-        } else if first == nil, let chunk = UInt32(exactly: cursor.chunk), let small = UInt32(exactly: ref) {
+        let ref = newData(bytes)
+        if writing { return ref }
+        if first == nil, let chunk = UInt32(exactly: cursor.chunk), let small = UInt32(exactly: ref) {
             dataByHash.insert(hash, dataFirsts.count)
             dataFirsts.append(DataFirst(start: range.lowerBound, count: range.count, chunk: chunk, ref: small))
         } else {
             dataCollisions[Data(bytes)] = ref
         }
-        return ref
-    }
-}
-
-/// Bytes written at a moving position of the output buffer (see the bounds note in
-/// ``ArchiveBinaryWriter/write()``).
-struct FileSink: BinaryPlistSink {
-    private var buffer: UnsafeMutableBufferPointer<UInt8>
-    var position: Int
-
-    init() {
-        buffer = UnsafeMutableBufferPointer(start: nil, count: 0)
-        position = 0
+        return logged(ref)
     }
 
-    init(_ buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) {
-        self.buffer = buffer
-        self.position = position
-    }
-
-    @inline(__always)
-    mutating func put(_ byte: UInt8) {
-        buffer[position] = byte
-        position += 1
-    }
-
-    /// As the protocol's, with the position moved once: the `size` bytes at the old
-    /// position were counted by the first pass like every other (see above).
-    @inline(__always)
-    mutating func putBigEndian(_ value: UInt64, size: Int) {
-        let at = position
-        position += size
-        switch size {
-        case 1:
-            buffer[at] = UInt8(truncatingIfNeeded: value)
-        case 2:
-            buffer[at] = UInt8(truncatingIfNeeded: value >> 8)
-            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value)
-        case 4:
-            buffer[at] = UInt8(truncatingIfNeeded: value >> 24)
-            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value >> 16)
-            buffer[at &+ 2] = UInt8(truncatingIfNeeded: value >> 8)
-            buffer[at &+ 3] = UInt8(truncatingIfNeeded: value)
-        default:
-            var index = at
-            var shift = size * 8
-            while index < position {
-                shift -= 8
-                buffer[index] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
-                index &+= 1
-            }
+    private mutating func newData(_ bytes: ArraySlice<UInt8>) -> Int {
+        let ref = beginScalar(size: BinaryPlistEncoding.markerSize(count: bytes.count) + bytes.count)
+        if writing {
+            BinaryPlistEncoding.putMarker(0x40, count: bytes.count, into: &scalars)
+            for byte in bytes { scalars.put(byte) }
         }
+        return ref
     }
 }

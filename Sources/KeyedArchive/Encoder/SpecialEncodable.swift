@@ -209,23 +209,26 @@ private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
 extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Encodable {
     /// NSDictionary: keys and values are objects of their own, whatever the key type.
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        if Key.self == String.self {
+            // String keys (the common case), through code specialized for the commonest
+            // value types (the same type: `Key` is `String`, `Value` the type compared), so
+            // values are not copied through `Value`'s value witness.
+            if Value.self == Int.self {
+                return try archiveEncodeStringKeyed(unsafeBitCast(self, to: [String: Int].self), with: encoder, at: path())
+            }
+            if Value.self == String.self {
+                return try archiveEncodeStringKeyed(unsafeBitCast(self, to: [String: String].self), with: encoder, at: path())
+            }
+            if Value.self == Double.self {
+                return try archiveEncodeStringKeyed(unsafeBitCast(self, to: [String: Double].self), with: encoder, at: path())
+            }
+            return try archiveEncodeStringKeyed(unsafeBitCast(self, to: [String: Value].self), with: encoder, at: path())
+        }
         let keys = Array(self.keys)
         let values = Array(self.values)
         let order = try archiveSortedOrder(keys, userInfo: encoder.userInfo)
         let made = encoder.makeObject(kind: .dictionary)
         let base = path()
-        if Key.self == String.self {
-            // String keys (the common case): no generic captures in the lazy paths below, and
-            // keys read from a `[String]` (the same array: `Key` is `String`), so not copied
-            // through `Key`'s value witness.
-            let stringKeys = unsafeBitCast(keys, to: [String].self)
-            for index in order {
-                let key = stringKeys[index]
-                let keyUID = encoder.table.string(key)
-                made.box.appendEntry(key: keyUID, value: encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
-            }
-            return made.uid
-        }
         for index in order {
             let key = keys[index]
             let keyUID = try encoder.box(key, at: base.appending(ArchiveCodingKey(stringValue: "\(key)")))
@@ -233,6 +236,37 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
         }
         return made.uid
     }
+}
+
+/// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
+/// gathers keys and values, and the values are stored in key order. For `Int` values the
+/// uniquing table's slots of the next batch are touched first (see
+/// ``ArchiveObjectTable/prepare(_:in:)``), so their cache misses overlap. The output is the
+/// same, byte for byte, as storing each entry in turn.
+private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,
+                                                    at base: CodingPathNode) throws -> Int32 {
+    var keys: [String] = [], values: [V] = []
+    keys.reserveCapacity(dictionary.count)
+    values.reserveCapacity(dictionary.count)
+    for (key, value) in dictionary {
+        keys.append(key)
+        values.append(value)
+    }
+    let order = try archiveSortedOrder(keys, userInfo: encoder.userInfo)
+    let made = encoder.makeObject(kind: .dictionary)
+    let table = encoder.table
+    let batch = 16
+    for (position, index) in order.enumerated() {
+        if V.self == Int.self, position % batch == 0 {
+            let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
+            table.prepare(order[position..<Swift.min(position + batch, order.count)].lazy.map { UInt64(bitPattern: Int64(ints[$0])) },
+                          in: .integers)
+        }
+        let key = keys[index]
+        let keyUID = table.string(key)
+        made.box.appendEntry(key: keyUID, value: encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
+    }
+    return made.uid
 }
 
 extension Set: _ArchiveSpecialEncodable where Element: Encodable {

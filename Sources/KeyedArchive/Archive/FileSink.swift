@@ -1,0 +1,52 @@
+import Foundation
+
+/// Bytes written at a moving position of the output buffer (see the bounds note in
+/// ``ArchiveBinaryWriter/write()``).
+struct FileSink: BinaryPlistSink {
+    private var buffer: UnsafeMutableBufferPointer<UInt8>
+    var position: Int
+
+    init() {
+        buffer = UnsafeMutableBufferPointer(start: nil, count: 0)
+        position = 0
+    }
+
+    init(_ buffer: UnsafeMutableBufferPointer<UInt8>, at position: Int) {
+        self.buffer = buffer
+        self.position = position
+    }
+
+    @inline(__always)
+    mutating func put(_ byte: UInt8) {
+        buffer[position] = byte
+        position += 1
+    }
+
+    /// As the protocol's, with the position moved once: the `size` bytes at the old
+    /// position were counted by the first pass like every other (see above).
+    @inline(__always)
+    mutating func putBigEndian(_ value: UInt64, size: Int) {
+        let at = position
+        position += size
+        switch size {
+        case 1:
+            buffer[at] = UInt8(truncatingIfNeeded: value)
+        case 2:
+            buffer[at] = UInt8(truncatingIfNeeded: value >> 8)
+            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value)
+        case 4:
+            buffer[at] = UInt8(truncatingIfNeeded: value >> 24)
+            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value >> 16)
+            buffer[at &+ 2] = UInt8(truncatingIfNeeded: value >> 8)
+            buffer[at &+ 3] = UInt8(truncatingIfNeeded: value)
+        default:
+            var index = at
+            var shift = size * 8
+            while index < position {
+                shift -= 8
+                buffer[index] = UInt8(truncatingIfNeeded: value >> UInt64(shift))
+                index &+= 1
+            }
+        }
+    }
+}

@@ -16,6 +16,10 @@ struct TimeGoal {
     let wording: String
     /// The workloads the goal gates on; nil: every workload that has both rows.
     var workloads: Set<String>? = nil
+    /// Gate only on workloads where the do-nothing Codable walk itself meets the limit
+    /// against `reference` (the issue: "per workload where the walk allows it"); an encoder
+    /// cannot be faster than the walk, so elsewhere the goal cannot be met by anyone.
+    var onlyWhereWalkMeetsIt = false
 }
 
 enum Goals {
@@ -37,7 +41,8 @@ enum Goals {
         TimeGoal(name: "decode_vs_plist", contender: "ArchiveDecoder", op: .decode, reference: .plist, limit: 1.0 / 8,
                  wording: "binary decode >= 8x faster than PropertyListDecoder"),
         TimeGoal(name: "encode_vs_nskeyed", contender: "ArchiveEncoder", op: .encode, reference: .nskeyed, limit: 1.0 / 400,
-                 wording: "binary encode >= 400x faster than NSKeyedArchiver", workloads: nskeyedWorkloads),
+                 wording: "binary encode >= 400x faster than NSKeyedArchiver", workloads: nskeyedWorkloads,
+                 onlyWhereWalkMeetsIt: true),
         TimeGoal(name: "decode_vs_nskeyed", contender: "ArchiveDecoder", op: .decode, reference: .nskeyed, limit: 1.0 / 20,
                  wording: "binary decode >= 20x faster than NSKeyedUnarchiver", workloads: nskeyedWorkloads),
         TimeGoal(name: "encode_vs_walk", contender: "ArchiveEncoder", op: .encode, reference: .walk, limit: 2.5,
@@ -95,6 +100,10 @@ enum Goals {
                     guard m.contender == goal.contender, m.op == goal.op,
                           goal.workloads?.contains(m.workload) ?? true,
                           let value = ratio(m, to: goal.reference, in: results) else { return nil }
+                    if goal.onlyWhereWalkMeetsIt {
+                        let walk = results.first { $0.role == .walk && $0.op == goal.op && $0.workload == m.workload }
+                        guard let walk, let floor = ratio(walk, to: goal.reference, in: results), floor <= goal.limit else { return nil }
+                    }
                     return (value, m.workload)
                 }
             }
@@ -154,7 +163,8 @@ extension Report {
         }
         lines.append("(each run's worst: the largest ratio over the workloads of that run that have both rows; median: the median")
         lines.append(" of those over the runs (--runs), which `met` is judged on; on: where the median run's worst was. A single")
-        lines.append(" run on a shared machine moves a ratio by several percent: gate on several runs)")
+        lines.append(" run on a shared machine moves a ratio by several percent: gate on several runs. The NSKeyedArchiver")
+        lines.append(" goals count flat and order only, and the encode goal only where the Codable walk itself is 400x faster)")
         return lines.joined(separator: "\n")
     }
 }

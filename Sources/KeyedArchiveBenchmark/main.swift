@@ -47,7 +47,7 @@ struct Options {
                              one run after the other, and judge each goal on the median of the runs' worst
                              values (default 1); tables and lines are printed per run (--machine adds run=K)
       --records N            records in the flat and order workloads (default 10,000)
-      --nskeyed-records N    records given to NSKeyedArchiver in the flat workload (default 10,000;
+      --nskeyed-records N    records given to NSKeyedArchiver in the flat and order workloads (default 10,000;
                              0 leaves it out); ratios against it then compare time per record
       --machine              one line per measurement instead of tables:
                              workload=flat contender=ArchiveEncoder op=encode median_ms=12.300 ratio_json=0.520

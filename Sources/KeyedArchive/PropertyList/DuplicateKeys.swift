@@ -36,6 +36,8 @@ extension BinaryPropertyList {
     /// string once, at most 16 per byte of the file plus 65,536 in all (a file whose objects
     /// overlap could otherwise make it quadratic): past that it throws.
     func resolvingDuplicateKeys(keepingFirst: Bool) throws -> BinaryPropertyList {
+        // Almost every file repeats no key: prove that cheaply, else find the repeats exactly.
+        if hasNoDuplicateKeys() { return self }
         var keyIDs = KeyIdentities(plist: self, budget: bytes.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536)
         var drops: [(dictionary: Int, keys: RefList, values: RefList, dropped: [Bool])] = []
         var report: [PropertyListDuplicateKey] = []

@@ -84,8 +84,20 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     ///   ``KeyedArchiveError`` (with object index and key, or naming the limit reached)
     ///   when it is not a sound archive.
     public init(data: Data, limits: ArchiveDecoder.Limits) throws {
-        let document = try ArchiveDocument(data: data, maxDepth: limits.maxDepth)
-        var budget = ArchiveWorkBudget(limits: limits, inputSize: data.count)
+        self = try ArchiveDocument.read(data, maxDepth: limits.maxDepth) { try KeyedArchiveView(document: $0, inputSize: data.count, limits: limits) }
+    }
+
+    /// Opens the archive in `bytes`, which the caller keeps valid during the call (a
+    /// memory-mapped file's, say): the view copies out what it keeps.
+    package init(bytes: UnsafeRawBufferPointer, limits: ArchiveDecoder.Limits) throws {
+        self = try PropertyListInput.read(bytes, maxDepth: limits.maxDepth) {
+            try KeyedArchiveView(document: ArchiveDocument(plist: $0), inputSize: bytes.count, limits: limits)
+        }
+    }
+
+    /// Reads every object of `document`; the view keeps no reference to its bytes.
+    private init(document: ArchiveDocument, inputSize: Int, limits: ArchiveDecoder.Limits) throws {
+        var budget = ArchiveWorkBudget(limits: limits, inputSize: inputSize)
         let count = document.objectCount
         var objects: [ArchivedObject] = []
         objects.reserveCapacity(count)
@@ -112,7 +124,7 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         openingWork = budget
         self.limits = limits
         archiverName = document.archiverName
-        inputSize = data.count
+        self.inputSize = inputSize
         topLevel = document.top.map { TopLevelEntry(key: $0.key, value: $0.uid == 0 ? .null : .reference($0.uid)) }
     }
 

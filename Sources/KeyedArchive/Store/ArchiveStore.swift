@@ -263,7 +263,7 @@ public final class ArchiveStore: Sendable {
     /// Why `data` is not a keyed archive holding a root value, or `nil` when it is one.
     private func envelopeProblem(_ data: Data) -> (cause: String, error: any Error)? {
         do {
-            let keys = try ArchiveDocument(data: data, maxDepth: decoder.limits.maxDepth).topEntries.map(\.key)
+            let keys = try ArchiveDocument.read(data, maxDepth: decoder.limits.maxDepth) { $0.topEntries.map(\.key) }
             if keys.contains("root") { return nil }
             let listed = keys.map { "'\($0)'" }.joined(separator: ", ")
             let error = KeyedArchiveError("the archive has no root value (its top-level keys: \(listed.isEmpty ? "none" : listed))", key: "root")

@@ -129,8 +129,11 @@ public final class ArchiveStore: Sendable {
         let url = try url(forName: name)
         let data: Data
         do {
-            guard let contents = try DurableFile.read(url) else { return nil }
-            data = contents
+            // Mapped, and decoded in place. The store replaces files by renaming, never by
+            // truncating them, so the mapping cannot shrink under the decoder.
+            data = try MappedFile.contents(ofFile: url.path, others: .refuse)
+        } catch let error where error.code == ENOENT {
+            return nil
         } catch {
             throw ArchiveStoreError(code: .unreadableFile, name: name, file: url, cause: "\(error)", underlyingError: error)
         }

@@ -195,12 +195,9 @@ package struct BinaryPropertyList: Sendable {
     /// The `index`-th reference of `list`, checked against the object count.
     @inline(__always)
     func ref(_ list: RefList, _ index: Int) throws -> Int {
-        // The list was checked to lie before the offset table when it was read; checked
-        // again here, so that a list read from another property list (or from one whose
-        // decode has returned, see ``none``) throws instead of reading elsewhere.
-        guard index >= 0, index < list.count, list.start + index * refSize <= offsetTableStart - refSize else {
-            throw Self.failure { "reference \(index) of a list at byte \(list.start) is outside the object area" }
-        }
+        // The list was checked to lie before the offset table when it was read. A list
+        // read against ``none`` (a decoder kept past its decode) reads zeros, and reference
+        // 0 is out of range there.
         let value = Self.readBigEndian(bytes, at: list.start + index * refSize, size: refSize)
         guard value < UInt64(objectCount) else {
             throw Self.failure { "reference \(value) at byte \(list.start + index * refSize) is out of range (\(objectCount) objects)" }

@@ -13,7 +13,8 @@ import Foundation
 struct PropertyListBytes: @unchecked Sendable {
     // @unchecked: read-only memory that its owner keeps alive and unchanged for as long
     // as this value is used (see above).
-    /// Where the bytes start (tests check that they are the caller's own).
+    /// Where the bytes start (tests check that they are the caller's own); `nil` only when
+    /// ``count`` is 0, so a read that passed its range check has a base.
     let base: UnsafeRawPointer?
     /// The number of bytes.
     let count: Int
@@ -30,8 +31,8 @@ struct PropertyListBytes: @unchecked Sendable {
     /// The byte at `position`.
     @inline(__always)
     subscript(position: Int) -> UInt8 {
-        guard UInt(bitPattern: position) < UInt(bitPattern: count), let base else { return outside(position) }
-        return base.load(fromByteOffset: position, as: UInt8.self)
+        guard UInt(bitPattern: position) < UInt(bitPattern: count) else { return outside(position) }
+        return base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
     }
 
     /// The bytes in `range`, borrowed.
@@ -45,14 +46,14 @@ struct PropertyListBytes: @unchecked Sendable {
     }
 
     /// An unsigned big-endian integer of `size` (1…8) bytes at `position`: one range check
-    /// for all its bytes.
+    /// for all its bytes. (A `size` outside 1…8 reads no byte outside the range either.)
     @inline(__always)
     func bigEndian(at position: Int, size: Int) -> UInt64 {
-        guard position >= 0, size >= 1, size <= 8, position <= count &- size, let base else {
+        guard position >= 0, position <= count &- size else {
             _ = outside(position)
             return 0
         }
-        let start = base + position
+        let start = base.unsafelyUnwrapped + position
         // The widths references and offsets almost always have, without a loop.
         switch size {
         case 1:
@@ -65,7 +66,11 @@ struct PropertyListBytes: @unchecked Sendable {
             return UInt64(bigEndian: start.loadUnaligned(as: UInt64.self))
         default:
             var value: UInt64 = 0
-            for i in 0..<size { value = value << 8 | UInt64(start.load(fromByteOffset: i, as: UInt8.self)) }
+            var i = 0
+            while i < size {
+                value = value << 8 | UInt64(start.load(fromByteOffset: i, as: UInt8.self))
+                i += 1
+            }
             return value
         }
     }

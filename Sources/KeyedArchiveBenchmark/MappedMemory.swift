@@ -7,7 +7,7 @@ import KeyedArchive
 // the values decoded: nothing is copied.
 
 /// The flat workload written to a temporary file of about `targetBytes`, decoded from the file.
-func mappedMemoryRows(targetBytes: Int = 200 << 20, reset: inout Bool) throws -> [MemoryRow] {
+func mappedMemoryRows(targetBytes: Int, reset: inout Bool) throws -> [MemoryRow] {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-mapped-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -28,9 +28,9 @@ func mappedMemoryRows(targetBytes: Int = 200 << 20, reset: inout Bool) throws ->
     let decoded = try ArchiveDecoder().decode([Person].self, contentsOf: url)
     let peak = ProcessMemory.status("VmHWM") ?? 0
     guard decoded.count == records, decoded.first == first, decoded.last == last else {
-        throw BenchmarkFailure(description: "memory: the mapped 200 MB archive decoded wrong")
+        throw BenchmarkFailure(description: "memory: the mapped archive decoded wrong")
     }
     blackHole(decoded)
-    return [MemoryRow(workload: "mapped-\(size >> 20)MB", step: "ArchiveDecoder", op: .decode, bytes: size,
+    return [MemoryRow(workload: "mapped-\(targetBytes >> 20)MB", step: "ArchiveDecoder", op: .decode, bytes: size,
                       before: before, peak: peak)]
 }

@@ -61,7 +61,7 @@ func runMemory(_ options: Options) throws {
     var reset = true
     var rows = try memoryRows("flat", makePeople(options.sizes.records), reset: &reset)
     rows += try memoryRows("order", makeOrders(options.sizes.records), reset: &reset)
-    rows += try mappedMemoryRows(reset: &reset)
+    if options.mappedMegabytes > 0 { rows += try mappedMemoryRows(targetBytes: options.mappedMegabytes << 20, reset: &reset) }
     print(Report.memory(rows, records: options.sizes.records, peakWasReset: reset, machine: options.machine))
     print(Report.goals(Goals.check(memory: rows), title: "peak memory", machine: options.machine))
 }

@@ -64,6 +64,7 @@ func runMemory(_ options: Options) throws {
         var reset = true
         var rows = try memoryRows("flat", people, reset: &reset)
         rows += try memoryRows("order", orders, reset: &reset)
+        if options.mappedMegabytes > 0 { rows += try mappedMemoryRows(targetBytes: options.mappedMegabytes << 20, reset: &reset) }
         print(Report.memory(rows, records: options.sizes.records, peakWasReset: reset, machine: options.machine,
                             run: options.runs > 1 ? index : nil))
         runs.append(rows)

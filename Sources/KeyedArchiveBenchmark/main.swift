@@ -15,6 +15,8 @@ struct Options {
     var scaling = false
     var memory = false
     var scalingMax = 1_024_000
+    /// The size of the archive --memory decodes from a mapped file (`--mapped-mb`; 0 leaves it out).
+    var mappedMegabytes = 200
     /// Write our encoders' outputs here instead of timing (`--dump`).
     var dumpDirectory: String?
     var store = false
@@ -57,7 +59,9 @@ struct Options {
                              linear) and the largest/smallest time per record
       --scaling-max N        largest record count for --scaling (default 1,024,000)
       --memory               peak resident memory (VmHWM) of each encode and decode of the flat and order
-                             workloads, as a multiple of the output (encode) or input (decode) size
+                             workloads, as a multiple of the output (encode) or input (decode) size; then
+                             decoding a ~200 MB archive from a memory-mapped file, over the file's size
+      --mapped-mb N          size of that archive in MB (default 200; 0 leaves it out)
       --store                ArchiveStore.save + load of a typical value (in a temporary folder) against
                              JSONEncoder + Data.write(options: .atomic) + Data(contentsOf:) + JSONDecoder,
                              and their sum as one ratio (goal <= 1.0)
@@ -113,6 +117,7 @@ struct Options {
                 guard let path = it.next() else { throw BenchmarkFailure(description: "--dump needs a directory") }
                 dumpDirectory = path
             case "--scaling-max": scalingMax = max(1_000, try number(arg))
+            case "--mapped-mb": mappedMegabytes = max(0, try number(arg))
             case "--memory": memory = true
             case "--store": store = true
             case "--store-operations": storeOperations = max(1, try number(arg))

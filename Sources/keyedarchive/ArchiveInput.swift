@@ -8,18 +8,20 @@ struct ArchiveInput {
     let name: String
     let data: Data
 
-    /// Reads `path` (`-` is standard input).
+    /// Reads `path` (`-` is standard input): a regular file is memory-mapped, not copied
+    /// (the library decodes it in place), anything else is read to its end.
     ///
-    /// Uses `open`/`read` rather than `Data(contentsOf:)` to get the plain `errno` reason
-    /// ("No such file or directory", "Is a directory") for the message.
+    /// The message of a file that cannot be read has the plain `errno` reason ("No such
+    /// file or directory", "Is a directory").
     static func read(_ path: String) throws(ToolError) -> ArchiveInput {
         if path == "-" {
             return ArchiveInput(name: "<stdin>", data: try readAll(fd: 0, name: "<stdin>"))
         }
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else { throw ToolError(file: path, "cannot open: \(systemMessage())") }
-        defer { close(fd) }
-        return ArchiveInput(name: path, data: try readAll(fd: fd, name: path))
+        do {
+            return ArchiveInput(name: path, data: try MappedFile.contents(ofFile: path))
+        } catch {
+            throw ToolError(file: path, "cannot \(error.step): \(error.reason)")
+        }
     }
 
     private static func readAll(fd: Int32, name: String) throws(ToolError) -> Data {

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A keyed archive opened for reading: a validated envelope over a lazily read binary
-/// property list.
+/// property list, which every reader in the package opens through
+/// ``PropertyListInput`` (the one place that names input that is not a property list and
+/// applies the duplicate-key rule).
 ///
 /// XML archives are parsed, then written to binary in memory, so that every reader in
 /// this package (typed decoding and the untyped view) works over one representation
@@ -23,16 +25,10 @@ struct ArchiveDocument: Sendable {
     /// Number of entries in `$objects`.
     var objectCount: Int { objects.count }
 
-    init(data: Data, maxDepth: Int = 512) throws {
-        try self.init(plist: Self.binaryPropertyList(from: data, maxDepth: maxDepth))
-    }
-
-    /// Reads `data` as a binary property list, converting XML first when needed, through
-    /// ``PropertyListInput/read(_:maxDepth:)``: the one place every reader in the package
-    /// opens a property list, which names input that is not one and applies the
-    /// duplicate-key rule.
-    static func binaryPropertyList(from data: Data, maxDepth: Int) throws -> BinaryPropertyList {
-        try PropertyListInput.read(data, maxDepth: maxDepth)
+    /// Calls `body` with `data` opened as an archive. The document borrows `data`'s bytes
+    /// (see ``PropertyListInput``): it must not outlive `body`.
+    static func read<R>(_ data: Data, maxDepth: Int = 512, _ body: (ArchiveDocument) throws -> R) throws -> R {
+        try PropertyListInput.read(data, maxDepth: maxDepth) { try body(ArchiveDocument(plist: $0)) }
     }
 
     init(plist: BinaryPropertyList) throws {
@@ -99,6 +95,21 @@ struct ArchiveDocument: Sendable {
         self.top = top
         self.topEntries = entries
         self.topRef = topRef
+    }
+
+    /// This document over ``BinaryPropertyList/none``: everything it reads throws. What a
+    /// decoder holds once its decode has returned.
+    var closed: ArchiveDocument {
+        ArchiveDocument(closing: self)
+    }
+
+    private init(closing other: ArchiveDocument) {
+        plist = .none
+        objects = other.objects
+        topEntries = other.topEntries
+        topRef = other.topRef
+        top = other.top
+        archiverName = other.archiverName
     }
 
     /// The plist reference of `$objects[uid]`.

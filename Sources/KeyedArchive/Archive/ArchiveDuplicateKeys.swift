@@ -20,17 +20,18 @@ extension KeyedArchiveView {
     ///
     /// - Throws: what opening the property list throws.
     package static func duplicateKeys(in data: Data, limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) throws -> [ArchiveDuplicateKey] {
-        let plist = try ArchiveDocument.binaryPropertyList(from: data, maxDepth: limits.maxDepth)
-        guard !plist.duplicateKeys.isEmpty else { return [] }
-        var objectIndex: [Int: Int] = [:]
-        if let document = try? ArchiveDocument(plist: plist) {
-            for index in 0..<document.objectCount {
-                if let ref = try? document.objectRef(index), objectIndex[ref] == nil { objectIndex[ref] = index }
+        try PropertyListInput.read(data, maxDepth: limits.maxDepth) { plist in
+            guard !plist.duplicateKeys.isEmpty else { return [] }
+            var objectIndex: [Int: Int] = [:]
+            if let document = try? ArchiveDocument(plist: plist) {
+                for index in 0..<document.objectCount {
+                    if let ref = try? document.objectRef(index), objectIndex[ref] == nil { objectIndex[ref] = index }
+                }
             }
-        }
-        return plist.duplicateKeys.map {
-            ArchiveDuplicateKey(objectIndex: objectIndex[$0.dictionary], dictionary: $0.dictionary, key: $0.key,
-                                occurrences: $0.occurrences, keepsFirst: $0.keepsFirst)
+            return plist.duplicateKeys.map {
+                ArchiveDuplicateKey(objectIndex: objectIndex[$0.dictionary], dictionary: $0.dictionary, key: $0.key,
+                                    occurrences: $0.occurrences, keepsFirst: $0.keepsFirst)
+            }
         }
     }
 }

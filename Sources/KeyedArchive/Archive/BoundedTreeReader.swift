@@ -192,9 +192,10 @@ extension PropertyListValue {
     /// - Throws: ``PropertyListError`` when the data is not a property list,
     ///   ``KeyedArchiveError`` naming the limit when a limit is reached.
     public init(propertyList data: Data, limits: ArchiveDecoder.Limits) throws {
-        let plist = try ArchiveDocument.binaryPropertyList(from: data, maxDepth: limits.maxDepth)
-        var budget = ArchiveWorkBudget(limits: limits, inputSize: data.count)
-        let reader = BoundedTreeReader(plist: plist, builder: PropertyListValueBuilder(plist: plist), objectIndex: nil)
-        self = try reader.read(plist.topObject, budget: &budget)
+        self = try PropertyListInput.read(data, maxDepth: limits.maxDepth) { plist in
+            var budget = ArchiveWorkBudget(limits: limits, inputSize: data.count)
+            let reader = BoundedTreeReader(plist: plist, builder: PropertyListValueBuilder(plist: plist), objectIndex: nil)
+            return try reader.read(plist.topObject, budget: &budget)
+        }
     }
 }

@@ -84,8 +84,20 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
     ///   ``KeyedArchiveError`` (with object index and key, or naming the limit reached)
     ///   when it is not a sound archive.
     public init(data: Data, limits: ArchiveDecoder.Limits) throws {
-        let document = try ArchiveDocument(data: data, maxDepth: limits.maxDepth)
-        var budget = ArchiveWorkBudget(limits: limits, inputSize: data.count)
+        self = try ArchiveDocument.read(data, maxDepth: limits.maxDepth) { try KeyedArchiveView(document: $0, inputSize: data.count, limits: limits) }
+    }
+
+    /// Opens the archive in `bytes`, which the caller keeps valid during the call (a
+    /// memory-mapped file's, say): the view copies out what it keeps.
+    package init(bytes: UnsafeRawBufferPointer, limits: ArchiveDecoder.Limits) throws {
+        self = try PropertyListInput.read(bytes, maxDepth: limits.maxDepth) {
+            try KeyedArchiveView(document: ArchiveDocument(plist: $0), inputSize: bytes.count, limits: limits)
+        }
+    }
+
+    /// Reads every object of `document`; the view keeps no reference to its bytes.
+    private init(document: ArchiveDocument, inputSize: Int, limits: ArchiveDecoder.Limits) throws {
+        var budget = ArchiveWorkBudget(limits: limits, inputSize: inputSize)
         let count = document.objectCount
         var objects: [ArchivedObject] = []
         objects.reserveCapacity(count)
@@ -111,7 +123,7 @@ public struct KeyedArchiveView: Sendable, CustomStringConvertible {
         self.objects = objects
         self.limits = limits
         archiverName = document.archiverName
-        inputSize = data.count
+        self.inputSize = inputSize
         // Values under `$top` are usually references, but an archiver may write numbers,
         // strings or containers there inline (Foundation does for `encode(_: Int, forKey:)`
         // on the archiver itself): they are read as inline values of no object.

@@ -184,18 +184,23 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// ```swift
     /// let tags = try ArchiveDecoder().decode([String].self, from: data)
     /// ```
+    ///
+    /// The archive is read in place: `data`'s bytes are not copied.
     open func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decodeRoot(T.self, in: try begin(data))
+        try data.withUnsafeBytes { bytes in try withSession(bytes, file: nil) { try decodeRoot(T.self, in: $0) } }
     }
 
     /// ``decode(_:from:)``, and the work it did (for tests of the accounting).
     func decodeReportingWork<T: Decodable>(_ type: T.Type, from data: Data) throws -> (value: T, work: ArchiveWorkBudget) {
-        let session = try begin(data)
-        let value = try decodeRoot(T.self, in: session)
-        return (value, session.decoder.state.budget)
+        try data.withUnsafeBytes { bytes in
+            try withSession(bytes, file: nil) { session in
+                let value = try decodeRoot(T.self, in: session)
+                return (value, session.decoder.state.budget)
+            }
+        }
     }
 
-    private func decodeRoot<T: Decodable>(_ type: T.Type, in session: Session) throws -> T {
+    func decodeRoot<T: Decodable>(_ type: T.Type, in session: Session) throws -> T {
         let document = session.document
         if let root = document.topEntries.first(where: { $0.key == "root" }) {
             return try session.decode(T.self, at: root.ref, path: .root)
@@ -212,7 +217,10 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// let one = try ArchiveDecoder().decode(Person.self, forKey: "personOne", from: data)
     /// ```
     open func decode<T: Decodable>(_ type: T.Type, forKey key: String, from data: Data) throws -> T {
-        let session = try begin(data)
+        try data.withUnsafeBytes { bytes in try withSession(bytes, file: nil) { try decode(T.self, forKey: key, in: $0) } }
+    }
+
+    func decode<T: Decodable>(_ type: T.Type, forKey key: String, in session: Session) throws -> T {
         guard let entry = session.document.topEntries.first(where: { $0.key == key }) else {
             let keys = session.document.topEntries.map { "'\($0.key)'" }.joined(separator: ", ")
             throw DecodingError.dataCorrupted(DecodingError.Context(
@@ -228,12 +236,14 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// let keys = try ArchiveDecoder().topLevelKeys(in: data)   // ["personOne", "personTwo"]
     /// ```
     open func topLevelKeys(in data: Data) throws -> [String] {
-        try Self.open(data, maxDepth: limits.maxDepth).topEntries.map(\.key)
+        try data.withUnsafeBytes { bytes in
+            try Self.open(bytes, maxDepth: limits.maxDepth, file: nil) { $0.topEntries.map(\.key) }
+        }
     }
 
     /// One decode: the opened document and a decoder whose state carries this call's
     /// options and one work budget for the whole document.
-    private struct Session {
+    struct Session {
         let document: ArchiveDocument
         let decoder: _ArchiveDecoder
 
@@ -243,31 +253,51 @@ open class ArchiveDecoder: @unchecked Sendable {
         }
     }
 
-    private func begin(_ data: Data) throws -> Session {
+    /// Calls `body` with a session over the archive in `bytes`, which are valid during the
+    /// call only: when it returns, every decoder of the session is closed (one that
+    /// `init(from:)` kept throws instead of reading them).
+    func withSession<R>(_ bytes: UnsafeRawBufferPointer, file: URL?, _ body: (Session) throws -> R) throws -> R {
         let (userInfo, limits, registry, checking, booleans, options) = lock.withLock {
             (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy, _options.snapshot())
         }
-        let document = try Self.open(data, maxDepth: limits.maxDepth)
-        let state = ArchiveDecodingState(limits: limits, inputSize: data.count,
-                                         registry: registry, strictClassNames: checking == .strict,
-                                         booleansAreNumbers: booleans == .numbersAreBooleans)
-        state.options = options
-        let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: .root)
-        return Session(document: document, decoder: decoder)
+        return try Self.open(bytes, maxDepth: limits.maxDepth, file: file) { document in
+            let state = ArchiveDecodingState(limits: limits, inputSize: bytes.count,
+                                             registry: registry, strictClassNames: checking == .strict,
+                                             booleansAreNumbers: booleans == .numbersAreBooleans)
+            state.options = options
+            let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: .root)
+            defer { state.close() }
+            return try body(Session(document: document, decoder: decoder))
+        }
     }
 
-    /// Opens the envelope, reporting any problem as `DecodingError.dataCorrupted` whose
-    /// description states the cause once ("The data is not a property list (it looks like
-    /// a JPEG image)"), with no underlying error repeating it.
-    static func open(_ data: Data, maxDepth: Int) throws -> ArchiveDocument {
+    /// Calls `body` with the envelope of the archive in `bytes` opened, reporting a problem
+    /// opening it as `DecodingError.dataCorrupted` whose description states the cause once
+    /// ("The data is not a property list (it looks like a JPEG image)", or "The file
+    /// '/path' is …" when `file` is given), with no underlying error repeating it. What
+    /// `body` throws passes through unchanged.
+    static func open<R>(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, file: URL?,
+                        _ body: (ArchiveDocument) throws -> R) throws -> R {
         do {
-            return try ArchiveDocument(data: data, maxDepth: maxDepth)
+            return try PropertyListInput.read(bytes, maxDepth: maxDepth) { plist in
+                let document = try ArchiveDocument(plist: plist)
+                do { return try body(document) } catch { throw ArchiveSessionBodyError(error: error) }
+            }
+        } catch let error as ArchiveSessionBodyError {
+            throw error.error
         } catch {
             let reason = KeyedArchiveError.notAnArchiveReason(error)
             let text = reason.hasPrefix("invalid property list") ? "not a valid keyed archive: " + reason : reason
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: "The data is " + text))
+            let subject = file.map { "The file '\($0.path)' is " } ?? "The data is "
+            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: subject + text))
         }
     }
+}
+
+/// What the body of ``ArchiveDecoder/open(_:maxDepth:file:_:)`` threw, told apart from a
+/// failure to open the archive.
+private struct ArchiveSessionBodyError: Error {
+    let error: any Error
 }
 
 #if canImport(Combine)

@@ -84,6 +84,9 @@ final class ArchiveDecodingState {
     /// for `$class` (see `classFieldIndex(keys:)`).
     let namedKeyRefs = KeyRefCache()
     let classKeyRefs = KeyRefCache()
+    /// Every decoder of this decode (the first one and those made for `superDecoder`,
+    /// strategies and `NSCoding` objects), to be closed when it returns (see ``close()``).
+    @exclusivity(unchecked) var decoders: [_ArchiveDecoder] = []
     /// What decoding needs to know about each type met (see `traits(of:)`).
     /// (Metatype address → position in `traitList`.)
     @exclusivity(unchecked) var traits = ScalarRefTable()
@@ -98,6 +101,14 @@ final class ArchiveDecodingState {
         self.registry = registry
         self.strictClassNames = strictClassNames
         self.booleansAreNumbers = booleansAreNumbers
+    }
+
+    /// Ends the decode: its decoders read no more of the archive, whose bytes it borrowed
+    /// (one that `init(from:)` kept throws when used), and the cycle between them and this
+    /// state is broken.
+    func close() {
+        for decoder in decoders { decoder.close() }
+        decoders = []
     }
 
     /// Marks plist reference `ref` open; false when it already is (a cycle).
@@ -127,7 +138,8 @@ final class ArchiveDecodingState {
 /// The `Decoder` handed to `init(from:)`. One instance serves a whole decode: descending
 /// into a value saves the current slot and path, decodes, and restores them.
 final class _ArchiveDecoder: Decoder {
-    let document: ArchiveDocument
+    /// The archive; its closed form once the decode has returned (see ``close()``).
+    @exclusivity(unchecked) private(set) var document: ArchiveDocument
     let state: ArchiveDecodingState
     let userInfo: [CodingUserInfoKey: Any]
     @exclusivity(unchecked) var slot: ArchiveSlot
@@ -140,7 +152,7 @@ final class _ArchiveDecoder: Decoder {
     var codingPath: [any CodingKey] { codingPath(of: pathNode) }
     /// The document's property list, stored (not computed) so that reading it borrows
     /// rather than copies, which would retain and release its bytes on every access.
-    let plist: BinaryPropertyList
+    @exclusivity(unchecked) private(set) var plist: BinaryPropertyList
 
     init(document: ArchiveDocument, state: ArchiveDecodingState, userInfo: [CodingUserInfoKey: Any],
          slot: ArchiveSlot, path: CodingPathNode) {
@@ -150,6 +162,14 @@ final class _ArchiveDecoder: Decoder {
         self.userInfo = userInfo
         self.slot = slot
         self.pathNode = path
+        state.decoders.append(self)
+    }
+
+    /// Forgets the archive, whose bytes are valid only during the decode: a decoder that
+    /// `init(from:)` kept and uses later throws instead of reading them.
+    func close() {
+        document = document.closed
+        plist = .none
     }
 
     /// A separate decoder over the same archive (for `superDecoder`).

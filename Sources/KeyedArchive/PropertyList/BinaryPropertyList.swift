@@ -12,8 +12,11 @@ import Foundation
 /// let value = try plist.topValue()          // the whole tree
 /// ```
 package struct BinaryPropertyList: Sendable {
-    /// The file's bytes.
-    let bytes: [UInt8]
+    /// The file's bytes, borrowed from their owner (see ``PropertyListBytes``).
+    let bytes: PropertyListBytes
+    /// The owner of ``bytes`` when this property list made its own copy (``init(_:)``);
+    /// `nil` when they are borrowed.
+    private let copy: PropertyListBytesCopy?
     /// Width in bytes of each offset-table entry (1…8).
     let offsetSize: Int
     /// Width in bytes of each object reference (1…8).
@@ -28,16 +31,45 @@ package struct BinaryPropertyList: Sendable {
     /// ``resolvingDuplicateKeys(keepingFirst:)`` (which drops the extra entries).
     var duplicateKeys: [PropertyListDuplicateKey] = []
 
-    /// Validates the header and trailer of `data`.
+    /// Validates the header and trailer of `bytes`, borrowed: the result must not outlive
+    /// them (see ``PropertyListInput``).
+    init(borrowing bytes: UnsafeRawBufferPointer) throws {
+        try self.init(bytes: PropertyListBytes(bytes), copy: nil)
+    }
+
+    /// Validates the header and trailer of a copy of `data`, which this property list owns
+    /// (for tests and tools that keep one; readers borrow the bytes instead, through
+    /// ``PropertyListInput``).
     ///
     /// - Throws: ``PropertyListError`` when the data is not a sound `bplist00`.
     package init(_ data: Data) throws {
-        try self.init(bytes: [UInt8](data))
+        let copy = PropertyListBytesCopy(data)
+        try self.init(bytes: copy.bytes, copy: copy)
+    }
+
+    /// ``init(_:)`` for an array of bytes.
+    package init(bytes: [UInt8]) throws {
+        try self.init(Data(bytes))
+    }
+
+    /// No objects and no bytes: every read of it throws (what a decoder reads once its
+    /// decode has returned).
+    static let none = BinaryPropertyList()
+
+    private init() {
+        bytes = .none
+        copy = nil
+        offsetSize = 1
+        refSize = 1
+        objectCount = 0
+        topObject = 0
+        offsetTableStart = 0
     }
 
     /// Validates the header and trailer of `bytes`.
-    package init(bytes: [UInt8]) throws {
+    private init(bytes: PropertyListBytes, copy: PropertyListBytesCopy?) throws {
         self.bytes = bytes
+        self.copy = copy
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else {
             throw PropertyListError("binary property list is truncated: \(bytes.count) bytes is shorter than a header and trailer")
@@ -102,26 +134,8 @@ package struct BinaryPropertyList: Sendable {
 
     /// Reads an unsigned big-endian integer of `size` (≤ 8) bytes; the caller checked the range.
     @inline(__always)
-    static func readBigEndian(_ bytes: [UInt8], at position: Int, size: Int) -> UInt64 {
-        // The widths references and offsets almost always have, without a loop.
-        switch size {
-        case 1:
-            return UInt64(bytes[position])
-        case 2:
-            return UInt64(bytes[position]) << 8 | UInt64(bytes[position + 1])
-        case 3:
-            // Offsets in files of 64 KB to 16 MB.
-            return UInt64(bytes[position]) << 16 | UInt64(bytes[position + 1]) << 8 | UInt64(bytes[position + 2])
-        case 4:
-            return UInt64(bytes[position]) << 24 | UInt64(bytes[position + 1]) << 16
-                | UInt64(bytes[position + 2]) << 8 | UInt64(bytes[position + 3])
-        default:
-            var value: UInt64 = 0
-            for i in position..<(position + size) {
-                value = value << 8 | UInt64(bytes[i])
-            }
-            return value
-        }
+    static func readBigEndian(_ bytes: PropertyListBytes, at position: Int, size: Int) -> UInt64 {
+        bytes.bigEndian(at: position, size: size)
     }
 
     // MARK: - Shallow access
@@ -181,6 +195,9 @@ package struct BinaryPropertyList: Sendable {
     /// The `index`-th reference of `list`, checked against the object count.
     @inline(__always)
     func ref(_ list: RefList, _ index: Int) throws -> Int {
+        // The list was checked to lie before the offset table when it was read. A list
+        // read against ``none`` (a decoder kept past its decode) reads zeros, and reference
+        // 0 is out of range there.
         let value = Self.readBigEndian(bytes, at: list.start + index * refSize, size: refSize)
         guard value < UInt64(objectCount) else {
             throw Self.failure { "reference \(value) at byte \(list.start + index * refSize) is out of range (\(objectCount) objects)" }

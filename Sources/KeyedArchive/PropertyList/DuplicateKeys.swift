@@ -27,15 +27,19 @@ package struct PropertyListDuplicateKey: Sendable, Hashable {
 extension BinaryPropertyList {
     /// This property list with every dictionary reduced to one entry per key, as
     /// CoreFoundation reads it: the first occurrence kept when `keepingFirst` (binary
-    /// property lists), else the last (XML). Returns `self` when no dictionary repeats a
-    /// key (checking costs one pass over the dictionaries' key references, and one decode
-    /// of each distinct key string); otherwise a rebuilt copy whose ``duplicateKeys`` says
+    /// property lists), else the last (XML): `self` when no dictionary repeats a key
+    /// (``hasNoDuplicateKeys()`` proves that for almost every file in one pass over the
+    /// dictionaries' key references); otherwise a rebuilt copy whose ``duplicateKeys`` says
     /// what was dropped. Dictionaries that cannot be read are left for the readers to report.
     ///
     /// The check reads each dictionary object's key references and each distinct key
     /// string once, at most 16 per byte of the file plus 65,536 in all (a file whose objects
     /// overlap could otherwise make it quadratic): past that it throws.
-    func resolvingDuplicateKeys(keepingFirst: Bool) throws -> BinaryPropertyList {
+    ///
+    /// `body` is given `self`, or the rebuilt copy, which lives only during the call.
+    func resolvingDuplicateKeys<R>(keepingFirst: Bool, _ body: (BinaryPropertyList) throws -> R) throws -> R {
+        // Almost every file repeats no key: prove that cheaply, else find the repeats exactly.
+        if hasNoDuplicateKeys() { return try body(self) }
         var keyIDs = KeyIdentities(plist: self, budget: bytes.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536)
         var drops: [(dictionary: Int, keys: RefList, values: RefList, dropped: [Bool])] = []
         var report: [PropertyListDuplicateKey] = []
@@ -55,10 +59,12 @@ extension BinaryPropertyList {
             }
             drops.append((ref, keys, values, dropped))
         }
-        guard !drops.isEmpty else { return self }
-        var rebuilt = try BinaryPropertyList(bytes: rewriting(drops))
-        rebuilt.duplicateKeys = report
-        return rebuilt
+        guard !drops.isEmpty else { return try body(self) }
+        return try rewriting(drops).withUnsafeBytes { rewritten in
+            var rebuilt = try BinaryPropertyList(borrowing: rewritten)
+            rebuilt.duplicateKeys = report
+            return try body(rebuilt)
+        }
     }
 
     /// The positions of each key that occurs more than once among `ids` (in order), or

@@ -100,24 +100,37 @@ package enum InputKind: Sendable, Hashable {
 }
 
 /// Reading input that should be a property list: sniffed first, then parsed by the
-/// reader of its format.
+/// reader of its format, in place (the caller's bytes are not copied).
 package enum PropertyListInput {
-    /// `data` as a binary property list (XML is converted), or a ``PropertyListError`` that
-    /// says what the data looks like when it is not a property list at all.
+    /// Calls `body` with `data` as a binary property list (XML is converted), or throws a
+    /// ``PropertyListError`` that says what the data looks like when it is not a property
+    /// list at all. The property list borrows `data`'s bytes: it must not outlive `body`.
     ///
     /// A key repeated in one dictionary counts once: its first occurrence in a binary
     /// property list and its last in an XML one, as CoreFoundation reads them (see
-    /// ``BinaryPropertyList/resolvingDuplicateKeys(keepingFirst:)``).
-    package static func read(_ data: Data, maxDepth: Int) throws -> BinaryPropertyList {
-        let bytes = [UInt8](data)
+    /// ``BinaryPropertyList/resolvingDuplicateKeys(keepingFirst:_:)``).
+    package static func read<R>(_ data: Data, maxDepth: Int, _ body: (BinaryPropertyList) throws -> R) throws -> R {
+        try data.withUnsafeBytes { try read($0, maxDepth: maxDepth, body) }
+    }
+
+    /// The same over bytes the caller keeps valid during the call
+    /// (a memory-mapped file's, say).
+    package static func read<R>(_ bytes: UnsafeRawBufferPointer, maxDepth: Int,
+                                _ body: (BinaryPropertyList) throws -> R) throws -> R {
         switch InputKind(sniffing: bytes) {
         case .binaryPropertyList:
-            return try BinaryPropertyList(bytes: bytes).resolvingDuplicateKeys(keepingFirst: true)
+            return try BinaryPropertyList(borrowing: bytes).resolvingDuplicateKeys(keepingFirst: true, body)
         // Straight into a binary property list, with no tree in between.
         case .xmlPropertyList, .markup:
-            return try BinaryPropertyList(bytes: XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth))
-                .resolvingDuplicateKeys(keepingFirst: false)
+            return try xmlToBinary(bytes, maxDepth: maxDepth).withUnsafeBytes { converted in
+                try BinaryPropertyList(borrowing: converted).resolvingDuplicateKeys(keepingFirst: false, body)
+            }
         case let kind: throw PropertyListError(notAPropertyList: kind)
         }
+    }
+
+    /// The XML document in `bytes` written as a binary property list.
+    private static func xmlToBinary(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) throws -> [UInt8] {
+        try XMLPropertyListReader.readBinary([UInt8](bytes), maxDepth: maxDepth)
     }
 }

@@ -17,7 +17,7 @@ extension PropertyListValue {
     ///     malicious input).
     /// - Throws: ``PropertyListError`` saying what is wrong and where.
     public init(propertyList data: Data, maxDepth: Int = 512) throws {
-        self = try ArchiveDocument.binaryPropertyList(from: data, maxDepth: maxDepth).topValue(maxDepth: maxDepth)
+        self = try PropertyListInput.read(data, maxDepth: maxDepth) { try $0.topValue(maxDepth: maxDepth) }
     }
 
     /// Serializes the value. Binary output stores equal strings and numbers once and uses

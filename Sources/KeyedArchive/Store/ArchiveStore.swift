@@ -129,8 +129,11 @@ public final class ArchiveStore: Sendable {
         let url = try url(forName: name)
         let data: Data
         do {
-            guard let contents = try DurableFile.read(url) else { return nil }
-            data = contents
+            // Mapped, and decoded in place. The store replaces files by renaming, never by
+            // truncating them, so the mapping cannot shrink under the decoder.
+            data = try MappedFile.contents(ofFile: url.path, others: .refuse)
+        } catch let error where error.code == ENOENT {
+            return nil
         } catch {
             throw ArchiveStoreError(code: .unreadableFile, name: name, file: url, cause: "\(error)", underlyingError: error)
         }
@@ -263,7 +266,7 @@ public final class ArchiveStore: Sendable {
     /// Why `data` is not a keyed archive holding a root value, or `nil` when it is one.
     private func envelopeProblem(_ data: Data) -> (cause: String, error: any Error)? {
         do {
-            let keys = try ArchiveDocument(data: data, maxDepth: decoder.limits.maxDepth).topEntries.map(\.key)
+            let keys = try ArchiveDocument.read(data, maxDepth: decoder.limits.maxDepth) { $0.topEntries.map(\.key) }
             if keys.contains("root") { return nil }
             let listed = keys.map { "'\($0)'" }.joined(separator: ", ")
             let error = KeyedArchiveError("the archive has no root value (its top-level keys: \(listed.isEmpty ? "none" : listed))", key: "root")

@@ -1,0 +1,40 @@
+import Foundation
+
+extension ArchiveDecoder {
+    /// Decodes the archive in the file at `url` (binary or XML), memory-mapped rather than
+    /// read into memory: the file's bytes are decoded in place, so a large archive costs
+    /// little more memory than the values decoded from it.
+    ///
+    /// ```swift
+    /// let url = URL(fileURLWithPath: "/var/mobile/Library/Preferences/settings.archive")
+    /// let settings = try ArchiveDecoder().decode(Settings.self, contentsOf: url)
+    /// ```
+    ///
+    /// Reads the value ``decode(_:from:)`` reads. A file that is not a regular file (a
+    /// pipe) is read to its end instead. The size is taken before mapping and only that
+    /// much is read; another process that truncates the file *while* it is decoded can make
+    /// this process crash with SIGBUS, as any memory-mapped reading can (files saved by
+    /// renaming a new file over the old one, as ``ArchiveStore`` and most programs save,
+    /// are safe). For a file that may be truncated in place, read it with
+    /// `Data(contentsOf:)` and call ``decode(_:from:)``.
+    ///
+    /// - Throws: a `CocoaError` like `Data(contentsOf:)`'s when the file cannot be read
+    ///   (`.fileReadNoSuchFile`, `.fileReadNoPermission`, `.fileReadUnknown` for a folder),
+    ///   whose description names the file and the system's reason ("cannot open
+    ///   '/tmp/a.archive': No such file or directory"); `DecodingError.dataCorrupted` naming
+    ///   the file when it is not a keyed archive ("The file '/tmp/a.jpg' is not a property
+    ///   list (it looks like a JPEG image)"); otherwise what ``decode(_:from:)`` throws.
+    public func decode<T: Decodable>(_ type: T.Type, contentsOf url: URL) throws -> T {
+        guard url.isFileURL else {
+            throw CocoaError(.fileReadUnsupportedScheme, userInfo: [NSURLErrorKey: url,
+                NSLocalizedDescriptionKey: "cannot read '\(url.absoluteString)': only file URLs can be decoded"])
+        }
+        let data: Data
+        do {
+            data = try MappedFile.contents(ofFile: url.path)
+        } catch {
+            throw error.cocoaError
+        }
+        return try data.withUnsafeBytes { bytes in try withSession(bytes, file: url) { try decodeRoot(T.self, in: $0) } }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// The bytes of a property list being read, borrowed in place from whoever holds them (the
+/// caller's `Data`, a memory-mapped file, a buffer of converted XML): no copy is made.
+///
+/// Valid only while its owner keeps them: a reader is made inside the owner's
+/// `withUnsafeBytes` and never outlives it (``PropertyListInput``; a decode closes its
+/// decoders when it returns, see `ArchiveDecoder`). The readers check every offset and
+/// length against ``count`` before they read; as a second line of defence, a read outside
+/// the bytes returns zeros (and stops a debug build), so a missed check cannot read
+/// memory that is not the input. Reads of ``none`` return zeros: the readers' checks
+/// against an empty property list then throw.
+struct PropertyListBytes: @unchecked Sendable {
+    // @unchecked: read-only memory that its owner keeps alive and unchanged for as long
+    // as this value is used (see above).
+    /// Where the bytes start (tests check that they are the caller's own); `nil` only when
+    /// ``count`` is 0, so a read that passed its range check has a base.
+    let base: UnsafeRawPointer?
+    /// The number of bytes.
+    let count: Int
+
+    /// The bytes of `buffer`, borrowed.
+    init(_ buffer: UnsafeRawBufferPointer) {
+        base = buffer.baseAddress
+        count = buffer.baseAddress == nil ? 0 : buffer.count
+    }
+
+    /// No bytes: what a decoder reads after its decode has returned.
+    static let none = PropertyListBytes(UnsafeRawBufferPointer(start: nil, count: 0))
+
+    /// The byte at `position`.
+    @inline(__always)
+    subscript(position: Int) -> UInt8 {
+        guard UInt(bitPattern: position) < UInt(bitPattern: count) else { return outside(position) }
+        return base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
+    }
+
+    /// The bytes in `range`, borrowed.
+    @inline(__always)
+    subscript(range: Range<Int>) -> UnsafeRawBufferPointer {
+        guard range.lowerBound >= 0, range.upperBound <= count, let base else {
+            _ = outside(range.lowerBound)
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(start: base + range.lowerBound, count: range.count)
+    }
+
+    /// An unsigned big-endian integer of `size` (1…8) bytes at `position`: one range check
+    /// for all its bytes. (A `size` outside 1…8 reads no byte outside the range either.)
+    @inline(__always)
+    func bigEndian(at position: Int, size: Int) -> UInt64 {
+        guard position >= 0, position <= count &- size else {
+            _ = outside(position)
+            return 0
+        }
+        let start = base.unsafelyUnwrapped + position
+        // The widths references and offsets almost always have, without a loop.
+        switch size {
+        case 1:
+            return UInt64(start.load(as: UInt8.self))
+        case 2:
+            return UInt64(UInt16(bigEndian: start.loadUnaligned(as: UInt16.self)))
+        case 4:
+            return UInt64(UInt32(bigEndian: start.loadUnaligned(as: UInt32.self)))
+        case 8:
+            return UInt64(bigEndian: start.loadUnaligned(as: UInt64.self))
+        default:
+            var value: UInt64 = 0
+            var i = 0
+            while i < size {
+                value = value << 8 | UInt64(start.load(fromByteOffset: i, as: UInt8.self))
+                i += 1
+            }
+            return value
+        }
+    }
+
+    /// A read the readers' own checks should have refused: a bug, never the input's doing.
+    @inline(never)
+    private func outside(_ position: Int) -> UInt8 {
+        // Reading a decoder after its decode returned (``none``) lands here by design.
+        assert(base == nil, "read at \(position) outside \(count) bytes of property list")
+        return 0
+    }
+}
+
+/// Bytes copied into memory of their own, for a ``BinaryPropertyList`` that must own them.
+final class PropertyListBytesCopy: @unchecked Sendable {
+    // @unchecked: written once in init, then only read.
+    private let memory: UnsafeMutableRawBufferPointer
+    let bytes: PropertyListBytes
+
+    init(_ data: Data) {
+        memory = .allocate(byteCount: max(data.count, 1), alignment: 8)
+        _ = data.copyBytes(to: memory.bindMemory(to: UInt8.self))
+        bytes = PropertyListBytes(UnsafeRawBufferPointer(rebasing: memory[0..<data.count]))
+    }
+
+    deinit { memory.deallocate() }
+}

@@ -89,4 +89,51 @@ struct XMLPlistBytes: RandomAccessCollection {
         while upper > lower && XMLByte.isWhitespace(self[upper - 1]) { upper -= 1 }
         return slice(lower..<upper)
     }
+
+    /// Where `self[range]` (clamped) stops being well-formed UTF-8 (RFC 3629: no overlong
+    /// forms, no surrogates, nothing above U+10FFFF), and why; nil when it is well-formed.
+    /// A sequence must end inside the range.
+    func utf8Problem(in range: Range<Int>) -> (offset: Int, message: String)? {
+        let end = Swift.min(Swift.max(range.upperBound, 0), count)
+        var k = Swift.min(Swift.max(range.lowerBound, 0), end)
+        while k < end {
+            let c0 = self[k]
+            if c0 < 0x80 {
+                k += 1
+                // A run of ASCII, eight bytes at a time (`word` loads only inside the input).
+                while k + 8 <= end, word(k) & 0x8080_8080_8080_8080 == 0 {
+                    k += 8
+                }
+                continue
+            }
+            let length: Int
+            var lowerBound: UInt8 = 0x80
+            var upperBound: UInt8 = 0xBF
+            switch c0 {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lowerBound = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upperBound = 0x9F
+            case 0xF0: length = 4; lowerBound = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upperBound = 0x8F
+            default:
+                if k == 0 && (c0 == 0xFE || c0 == 0xFF) {
+                    return (k, "input looks like UTF-16, only UTF-8 is supported")
+                }
+                return (k, "invalid UTF-8 byte 0x\(String(c0, radix: 16, uppercase: true))")
+            }
+            guard length <= end - k else { return (k, "truncated UTF-8 sequence") }
+            let c1 = self[k + 1]
+            guard c1 >= lowerBound && c1 <= upperBound else { return (k, "invalid UTF-8 sequence") }
+            var m = 2
+            while m < length {
+                let c = self[k + m]
+                guard c >= 0x80 && c <= 0xBF else { return (k, "invalid UTF-8 sequence") }
+                m += 1
+            }
+            k += length
+        }
+        return nil
+    }
 }

@@ -88,7 +88,6 @@ struct XMLPlistFastReader {
         var outer = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistTreeSink())
         let n = bytes.count
         do {
-            try outer.validateUTF8()
             if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { outer.i = 3 }
             try outer.skipMisc(allowDoctype: true)
             guard outer.i < n, bytes[outer.i] == XMLByte.lt else { return nil }
@@ -102,6 +101,9 @@ struct XMLPlistFastReader {
                 outer.i = rootStart
             }
             let valueStart = outer.i
+            // UTF-8: the prolog is checked here, the text inside the value as it is read
+            // (`text()`), and the rest of the value is markup matched byte for byte (ASCII).
+            guard bytes.utf8Problem(in: 0..<valueStart) == nil else { return nil }
             var reader = XMLPlistFastReader(input: bytes, start: valueStart, maxDepth: maxDepth)
             let top: Int
             do throws(Bail) {
@@ -109,6 +111,7 @@ struct XMLPlistFastReader {
             } catch {
                 return nil
             }
+            guard bytes.utf8Problem(in: reader.i..<n) == nil else { return nil }
             outer.i = reader.i
             if wrapped {
                 try outer.skipMisc(allowDoctype: false)
@@ -159,14 +162,19 @@ struct XMLPlistFastReader {
         guard i < n, byte(i) == XMLByte.lt else { throw Bail() }
     }
 
-    /// Scans character data from `i` to the next `<` and returns where it ends. An `&` (an
-    /// entity) or the end of the input bails.
-    @inline(__always) private mutating func text() throws(Bail) -> Int {
-        var k = i
+    /// Scans character data from `i` to the next `<` and returns where it ends, having
+    /// checked that the text is UTF-8. An `&` (an entity) or the end of the input bails.
+    @inline(__always) private func text() throws(Bail) -> Int {
+        let start = i
+        var k = start
+        // Any byte of 0x80 or above seen (maybe a few past the text too): the text then
+        // needs a UTF-8 check, which ASCII text does not.
+        var high: UInt64 = 0
         // Eight bytes at a time while `k + 8 <= n` (the load stays inside the input): a byte
         // equal to '<' or '&' is found by the zero-byte test on the word xor each of them.
         while k + 8 <= n {
             let w = word(k)
+            high |= w
             let x = w ^ 0x3C3C_3C3C_3C3C_3C3C  // '<'
             let y = w ^ 0x2626_2626_2626_2626  // '&'
             let found = ((x &- 0x0101_0101_0101_0101) & ~x | (y &- 0x0101_0101_0101_0101) & ~y) & 0x8080_8080_8080_8080
@@ -174,17 +182,25 @@ struct XMLPlistFastReader {
                 // The lowest flagged byte is exact (flags above it may be false).
                 k += found.trailingZeroBitCount >> 3
                 guard byte(k) == XMLByte.lt else { throw Bail() }  // k < k_old + 8 <= n
-                return k
+                return try checkedText(start, k, high: high)
             }
             k += 8
         }
         while k < n {
             let c = byte(k)  // k < n
-            if c == XMLByte.lt { return k }
+            if c == XMLByte.lt { return try checkedText(start, k, high: high) }
             if c == XMLByte.amp { throw Bail() }
+            high |= UInt64(c)
             k += 1
         }
         throw Bail()
+    }
+
+    /// `end`, once `input[start..<end]` is known to be UTF-8 (`high` has no byte of 0x80 or
+    /// above, or the check passes).
+    @inline(__always) private func checkedText(_ start: Int, _ end: Int, high: UInt64) throws(Bail) -> Int {
+        guard high & 0x8080_8080_8080_8080 == 0 || input.utf8Problem(in: start..<end) == nil else { throw Bail() }
+        return end
     }
 
     // MARK: Tags (little-endian words of their bytes)

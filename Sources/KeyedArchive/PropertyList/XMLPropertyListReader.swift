@@ -234,48 +234,9 @@ struct XMLPlistParser<Sink: XMLPlistSink> {
 
     // MARK: UTF-8
 
-    /// Checks that the whole input is well-formed UTF-8 (RFC 3629: no overlong forms,
-    /// no surrogates, nothing above U+10FFFF).
+    /// Checks that the whole input is well-formed UTF-8 (``XMLPlistBytes/utf8Problem(in:)``).
     func validateUTF8() throws {
-        var k = 0
-        while k < n {
-            let c0 = b[k]
-            if c0 < 0x80 {
-                k += 1
-                // A run of ASCII, eight bytes at a time (`word` loads only inside the input).
-                while k + 8 <= n, b.word(k) & 0x8080_8080_8080_8080 == 0 {
-                    k += 8
-                }
-                continue
-            }
-            let length: Int
-            var lowerBound: UInt8 = 0x80
-            var upperBound: UInt8 = 0xBF
-            switch c0 {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lowerBound = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upperBound = 0x9F
-            case 0xF0: length = 4; lowerBound = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upperBound = 0x8F
-            default:
-                if k == 0 && (c0 == 0xFE || c0 == 0xFF) {
-                    throw fail("input looks like UTF-16, only UTF-8 is supported", at: k)
-                }
-                throw fail("invalid UTF-8 byte 0x\(String(c0, radix: 16, uppercase: true))", at: k)
-            }
-            guard length <= n - k else { throw fail("truncated UTF-8 sequence", at: k) }
-            let c1 = b[k + 1]
-            guard c1 >= lowerBound && c1 <= upperBound else { throw fail("invalid UTF-8 sequence", at: k) }
-            var m = 2
-            while m < length {
-                let c = b[k + m]
-                guard c >= 0x80 && c <= 0xBF else { throw fail("invalid UTF-8 sequence", at: k) }
-                m += 1
-            }
-            k += length
-        }
+        if let problem = b.utf8Problem(in: 0..<n) { throw fail(problem.message, at: problem.offset) }
     }
 
     // MARK: Document

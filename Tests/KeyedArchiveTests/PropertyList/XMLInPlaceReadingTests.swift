@@ -133,4 +133,37 @@ struct XMLInPlaceReadingTests {
         let empty = XMLPlistBytes(UnsafeRawBufferPointer(start: nil, count: 0))
         #expect(empty[0] == 0 && empty.word(0) == 0 && empty.slice(0..<5).count == 0 && empty.string.isEmpty)
     }
+
+    /// The fast reader checks UTF-8 only in the prolog, the text of values and what follows
+    /// the root (the markup it matches is ASCII): a bad byte in any of them, in a short text
+    /// (read byte by byte) or a long one (eight bytes at a time), makes it give up, and
+    /// `readBinary` throws the general parser's error; the same places with valid UTF-8 are
+    /// read by the fast path, as the tree reads them.
+    @Test(arguments: [
+        ("<!-- X -->", "<array><string>a</string></array>", ""),
+        ("", "<array><string>X</string></array>", ""),
+        ("", "<array><string>long text, then X, then more</string></array>", ""),
+        ("", "<dict><key>X</key><string>a</string></dict>", ""),
+        ("", "<dict><key>a key longer than eight X</key><string>a</string></dict>", ""),
+        ("", "<array><string>a</string></array>", "<!-- X -->"),
+    ])
+    func utf8IsCheckedWhereTextIs(_ prolog: String, _ body: String, _ epilog: String) throws {
+        func document(_ x: [UInt8]) -> [UInt8] {
+            let text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\(prolog)<plist version=\"1.0\">\n\(body)\n</plist>\n\(epilog)"
+            var bytes: [UInt8] = []
+            for c in text.utf8 { if c == UInt8(ascii: "X") { bytes += x } else { bytes.append(c) } }
+            return bytes
+        }
+        for bad: [UInt8] in [[0xFF], [0xC3], [0xE2, 0x82], [0xED, 0xA0, 0x80], [0xC0, 0xAF]] {
+            let xml = document(bad)
+            #expect(XMLFastReaderTests.fast(xml, maxDepth: 64) == nil, "\(bad)")
+            let error = #expect(throws: PropertyListError.self) { try XMLPropertyListReader.readBinary(xml, maxDepth: 64) }
+            #expect(error?.message.contains("UTF-8") == true, "\(error?.message ?? "")")
+        }
+        for good: [UInt8] in [Array("é".utf8), Array("日本".utf8), Array("😀".utf8)] {
+            let xml = document(good)
+            let fast = try #require(XMLFastReaderTests.fast(xml, maxDepth: 64))
+            #expect(fast == (try XMLFastReaderTests.viaTree(xml)))
+        }
+    }
 }

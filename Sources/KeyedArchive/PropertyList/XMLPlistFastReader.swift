@@ -15,9 +15,11 @@ import Foundation
 /// the same ``BinaryPropertyListBuilder`` in the same order as the general parser with its
 /// binary sink, which the tests check on the corpus and on archives.
 ///
-/// Costs: one pass, no allocation per element (keys and values of the open containers are on
-/// two reused stacks), tags recognised by comparing eight bytes at once, text scanned eight
-/// bytes at a time, strings uniqued by their bytes (``XMLPlistStringRefs``). Limits: the
+/// Costs: one pass over the input, read in place (UTF-8 is checked only in the prolog, in
+/// text that has a byte of 0x80 or above and after the root: the markup matched is ASCII),
+/// no allocation per element (keys and values of the open containers are on two reused
+/// stacks), tags recognised by comparing eight bytes at once, text scanned eight bytes at a
+/// time, strings uniqued by their bytes (``XMLPlistStringRefs``). Limits: the
 /// same `maxDepth` (a deeper input falls back, and the general parser throws); time linear
 /// in the input, as each byte is looked at a bounded number of times, and a fallback reads
 /// the input once more.

@@ -166,7 +166,8 @@ struct XMLPlistFastReader {
 
     /// Scans character data from `i` to the next `<` and returns where it ends, having
     /// checked that the text is UTF-8. An `&` (an entity) or the end of the input bails.
-    @inline(__always) private func text() throws(Bail) -> Int {
+    /// (Mutating, as the callers are: a non-mutating call would copy the whole reader.)
+    @inline(__always) private mutating func text() throws(Bail) -> Int {
         let start = i
         var k = start
         // Any byte of 0x80 or above seen (maybe a few past the text too): the text then
@@ -200,7 +201,7 @@ struct XMLPlistFastReader {
 
     /// `end`, once `input[start..<end]` is known to be UTF-8 (`high` has no byte of 0x80 or
     /// above, or the check passes).
-    @inline(__always) private func checkedText(_ start: Int, _ end: Int, high: UInt64) throws(Bail) -> Int {
+    @inline(__always) private mutating func checkedText(_ start: Int, _ end: Int, high: UInt64) throws(Bail) -> Int {
         guard high & 0x8080_8080_8080_8080 == 0 || input.utf8Problem(in: start..<end) == nil else { throw Bail() }
         return end
     }

@@ -129,8 +129,8 @@ package enum PropertyListInput {
         }
     }
 
-    /// The XML document in `bytes` written as a binary property list.
+    /// The XML document in `bytes` (read in place) written as a binary property list.
     private static func xmlToBinary(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) throws -> [UInt8] {
-        try XMLPropertyListReader.readBinary([UInt8](bytes), maxDepth: maxDepth)
+        try XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth)
     }
 }

@@ -15,9 +15,11 @@ import Foundation
 /// the same ``BinaryPropertyListBuilder`` in the same order as the general parser with its
 /// binary sink, which the tests check on the corpus and on archives.
 ///
-/// Costs: one pass, no allocation per element (keys and values of the open containers are on
-/// two reused stacks), tags recognised by comparing eight bytes at once, text scanned eight
-/// bytes at a time, strings uniqued by their bytes (``XMLPlistStringRefs``). Limits: the
+/// Costs: one pass over the input, read in place (UTF-8 is checked only in the prolog, in
+/// text that has a byte of 0x80 or above and after the root: the markup matched is ASCII),
+/// no allocation per element (keys and values of the open containers are on two reused
+/// stacks), tags recognised by comparing eight bytes at once, text scanned eight bytes at a
+/// time, strings uniqued by their bytes (``XMLPlistStringRefs``). Limits: the
 /// same `maxDepth` (a deeper input falls back, and the general parser throws); time linear
 /// in the input, as each byte is looked at a bounded number of times, and a fallback reads
 /// the input once more.
@@ -25,10 +27,9 @@ struct XMLPlistFastReader {
     /// The fast path does not apply (or the input is malformed): read with the general parser.
     struct Bail: Error {}
 
-    /// The input; every read below is proven to lie inside it (see `byte` and `word`).
-    private let input: UnsafeBufferPointer<UInt8>
-    /// The same bytes as an array (for the scalar parsers shared with the general parser).
-    private let bytes: [UInt8]
+    /// The input, read in place; every read is checked against its end (``XMLPlistBytes``),
+    /// besides the reader's own tests.
+    private let input: XMLPlistBytes
     private let n: Int
     private var i: Int
     private let maxDepth: Int
@@ -72,9 +73,8 @@ struct XMLPlistFastReader {
         var valueStart: Int
     }
 
-    private init(input: UnsafeBufferPointer<UInt8>, bytes: [UInt8], start: Int, maxDepth: Int) {
+    private init(input: XMLPlistBytes, start: Int, maxDepth: Int) {
         self.input = input
-        self.bytes = bytes
         self.n = input.count
         self.i = start
         self.maxDepth = maxDepth
@@ -85,12 +85,11 @@ struct XMLPlistFastReader {
     }
 
     /// The binary property list of `bytes`, or nil when the general parser must read it.
-    static func read(_ bytes: [UInt8], maxDepth: Int) -> [UInt8]? {
+    static func read(_ bytes: XMLPlistBytes, maxDepth: Int) -> [UInt8]? {
         // The document's frame, with the general parser's functions (so it means the same).
         var outer = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistTreeSink())
         let n = bytes.count
         do {
-            try outer.validateUTF8()
             if n >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF { outer.i = 3 }
             try outer.skipMisc(allowDoctype: true)
             guard outer.i < n, bytes[outer.i] == XMLByte.lt else { return nil }
@@ -104,17 +103,18 @@ struct XMLPlistFastReader {
                 outer.i = rootStart
             }
             let valueStart = outer.i
-            let result: (top: Int, end: Int, builder: BinaryPropertyListBuilder)? = bytes.withUnsafeBufferPointer { input in
-                var reader = XMLPlistFastReader(input: input, bytes: bytes, start: valueStart, maxDepth: maxDepth)
-                do throws(Bail) {
-                    let top = try reader.value()
-                    return (top, reader.i, reader.builder)
-                } catch {
-                    return nil
-                }
+            // UTF-8: the prolog is checked here, the text inside the value as it is read
+            // (`text()`), and the rest of the value is markup matched byte for byte (ASCII).
+            guard bytes.utf8Problem(in: 0..<valueStart) == nil else { return nil }
+            var reader = XMLPlistFastReader(input: bytes, start: valueStart, maxDepth: maxDepth)
+            let top: Int
+            do throws(Bail) {
+                top = try reader.value()
+            } catch {
+                return nil
             }
-            guard let result else { return nil }
-            outer.i = result.end
+            guard bytes.utf8Problem(in: reader.i..<n) == nil else { return nil }
+            outer.i = reader.i
             if wrapped {
                 try outer.skipMisc(allowDoctype: false)
                 guard outer.i + 1 < n, bytes[outer.i] == XMLByte.lt, bytes[outer.i + 1] == XMLByte.slash else { return nil }
@@ -122,7 +122,7 @@ struct XMLPlistFastReader {
             }
             try outer.skipMisc(allowDoctype: false)
             guard outer.i >= n else { return nil }
-            return result.builder.finish(top: result.top)
+            return reader.builder.finish(top: top)
         } catch {
             return nil
         }
@@ -130,27 +130,15 @@ struct XMLPlistFastReader {
 
     // MARK: Bytes
 
-    /// The byte at `k`; the caller has checked `k < n` (and `k >= 0`: indices only grow from 0).
+    /// The byte at `k` (the caller has checked `k < n`; the input checks again).
     @inline(__always) private func byte(_ k: Int) -> UInt8 {
         input[k]
     }
 
     /// The eight bytes at `k` as a little-endian word, zeros standing in for bytes past the end
     /// (no tag or literal below contains a zero byte, so a comparison never matches them).
-    /// The 8-byte load happens only when `k + 8 <= n`, so it lies inside the input.
     @inline(__always) private func word(_ k: Int) -> UInt64 {
-        if k + 8 <= n, let base = input.baseAddress {
-            return UInt64(littleEndian: UnsafeRawPointer(base).loadUnaligned(fromByteOffset: k, as: UInt64.self))
-        }
-        var w: UInt64 = 0
-        var shift: UInt64 = 0
-        var m = k
-        while m < n && shift < 64 {
-            w |= UInt64(input[m]) << shift  // m < n
-            shift += 8
-            m += 1
-        }
-        return w
+        input.word(k)
     }
 
     /// Whether the `count` (1...8) bytes at `k` are those of `literal` (little-endian word).
@@ -176,35 +164,46 @@ struct XMLPlistFastReader {
         guard i < n, byte(i) == XMLByte.lt else { throw Bail() }
     }
 
-    /// Scans character data from `i` to the next `<` and returns where it ends. An `&` (an
-    /// entity) or the end of the input bails.
+    /// Scans character data from `i` to the next `<` and returns where it ends, having
+    /// checked that the text is UTF-8. An `&` (an entity) or the end of the input bails.
+    /// (Mutating, as the callers are: a non-mutating call would copy the whole reader.)
     @inline(__always) private mutating func text() throws(Bail) -> Int {
-        var k = i
+        let start = i
+        var k = start
+        // Any byte of 0x80 or above seen (maybe a few past the text too): the text then
+        // needs a UTF-8 check, which ASCII text does not.
+        var high: UInt64 = 0
         // Eight bytes at a time while `k + 8 <= n` (the load stays inside the input): a byte
         // equal to '<' or '&' is found by the zero-byte test on the word xor each of them.
-        if let base = input.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while k + 8 <= n {
-                let w = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: k, as: UInt64.self))
-                let x = w ^ 0x3C3C_3C3C_3C3C_3C3C  // '<'
-                let y = w ^ 0x2626_2626_2626_2626  // '&'
-                let found = ((x &- 0x0101_0101_0101_0101) & ~x | (y &- 0x0101_0101_0101_0101) & ~y) & 0x8080_8080_8080_8080
-                if found != 0 {
-                    // The lowest flagged byte is exact (flags above it may be false).
-                    k += found.trailingZeroBitCount >> 3
-                    guard byte(k) == XMLByte.lt else { throw Bail() }  // k < k_old + 8 <= n
-                    return k
-                }
-                k += 8
+        while k + 8 <= n {
+            let w = word(k)
+            high |= w
+            let x = w ^ 0x3C3C_3C3C_3C3C_3C3C  // '<'
+            let y = w ^ 0x2626_2626_2626_2626  // '&'
+            let found = ((x &- 0x0101_0101_0101_0101) & ~x | (y &- 0x0101_0101_0101_0101) & ~y) & 0x8080_8080_8080_8080
+            if found != 0 {
+                // The lowest flagged byte is exact (flags above it may be false).
+                k += found.trailingZeroBitCount >> 3
+                guard byte(k) == XMLByte.lt else { throw Bail() }  // k < k_old + 8 <= n
+                return try checkedText(start, k, high: high)
             }
+            k += 8
         }
         while k < n {
             let c = byte(k)  // k < n
-            if c == XMLByte.lt { return k }
+            if c == XMLByte.lt { return try checkedText(start, k, high: high) }
             if c == XMLByte.amp { throw Bail() }
+            high |= UInt64(c)
             k += 1
         }
         throw Bail()
+    }
+
+    /// `end`, once `input[start..<end]` is known to be UTF-8 (`high` has no byte of 0x80 or
+    /// above, or the check passes).
+    @inline(__always) private mutating func checkedText(_ start: Int, _ end: Int, high: UInt64) throws(Bail) -> Int {
+        guard high & 0x8080_8080_8080_8080 == 0 || input.utf8Problem(in: start..<end) == nil else { throw Bail() }
+        return end
     }
 
     // MARK: Tags (little-endian words of their bytes)
@@ -441,11 +440,11 @@ struct XMLPlistFastReader {
     }
 
     /// The text of a scalar element up to its end tag (which the caller checks).
-    @inline(__always) private mutating func scalarText() throws(Bail) -> ArraySlice<UInt8> {
+    @inline(__always) private mutating func scalarText() throws(Bail) -> XMLPlistBytes {
         let start = i
         let end = try text()
         i = end
-        return bytes[start..<end]
+        return input.slice(start..<end)
     }
 
     private mutating func real() throws(Bail) -> Int {

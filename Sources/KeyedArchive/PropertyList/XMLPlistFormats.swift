@@ -104,7 +104,7 @@ enum XMLPlistBase64 {
         return table
     }()
 
-    static func decode(_ text: ArraySlice<UInt8>) throws -> Data {
+    static func decode(_ text: XMLPlistBytes) throws -> Data {
         var out = [UInt8]()
         out.reserveCapacity(text.count / 4 * 3 + 3)
         var accumulator: UInt32 = 0

@@ -1,13 +1,28 @@
 import Foundation
 
+/// The character data of an element: where it is in the input when it needed no decoding
+/// (the usual case, no copy), else its decoded bytes.
+enum XMLPlistText {
+    case input(Range<Int>)
+    case decoded([UInt8])
+}
+
 /// Character data of the general XML parser: text up to a closing tag, entities, CDATA.
 extension XMLPlistParser {
     // MARK: Text
 
+    /// The bytes of `text`, to `body` (which must not keep them).
+    func withBytes<R>(of text: XMLPlistText, _ body: (XMLPlistBytes) throws -> R) rethrows -> R {
+        switch text {
+        case .input(let range): return try body(b.slice(range))
+        case .decoded(let bytes): return try bytes.withUnsafeBytes { try body(XMLPlistBytes($0)) }
+        }
+    }
+
     /// Reads character data up to the closing tag of `tag`, decoding entities and CDATA
-    /// sections and skipping comments. Returns a slice of the input when no decoding was
-    /// needed.
-    mutating func readText(closing tag: XMLPlistTag) throws -> ArraySlice<UInt8> {
+    /// sections and skipping comments. Returns where the text is in the input when no
+    /// decoding was needed.
+    mutating func readText(closing tag: XMLPlistTag) throws -> XMLPlistText {
         let start = i
         var buffer: [UInt8] = []
         var buffered = false
@@ -19,22 +34,22 @@ extension XMLPlistParser {
                     let end = i
                     try parseCloseTag(expecting: tag)
                     if buffered {
-                        buffer.append(contentsOf: b[chunkStart..<end])
-                        return buffer[...]
+                        buffer.append(contentsOf: b.slice(chunkStart..<end).buffer)
+                        return .decoded(buffer)
                     }
-                    return b[start..<end]
+                    return .input(start..<end)
                 }
                 if !buffered {
                     buffered = true
                     buffer.reserveCapacity(i - start + 64)
                 }
-                buffer.append(contentsOf: b[chunkStart..<i])
+                buffer.append(contentsOf: b.slice(chunkStart..<i).buffer)
                 if hasPrefix("<![CDATA[", at: i) {
                     let contentStart = i + 9
                     guard let end = find("]]>", from: contentStart) else {
                         throw fail("unterminated CDATA section", at: i)
                     }
-                    buffer.append(contentsOf: b[contentStart..<end])
+                    buffer.append(contentsOf: b.slice(contentStart..<end).buffer)
                     i = end + 3
                 } else if hasPrefix("<!--", at: i) {
                     try skipComment()
@@ -47,7 +62,7 @@ extension XMLPlistParser {
                     buffered = true
                     buffer.reserveCapacity(i - start + 64)
                 }
-                buffer.append(contentsOf: b[chunkStart..<i])
+                buffer.append(contentsOf: b.slice(chunkStart..<i).buffer)
                 try decodeEntity(into: &buffer)
                 chunkStart = i
             } else {
@@ -65,7 +80,7 @@ extension XMLPlistParser {
         let limit = min(n, i + 16)
         while k < limit && b[k] != XMLByte.semicolon { k += 1 }
         guard k < limit else { throw fail("malformed entity reference", at: offset) }
-        let name = b[(i + 1)..<k]
+        let name = b.slice((i + 1)..<k)
         i = k + 1
         if let first = name.first, first == XMLByte.hash {
             var digits = name.dropFirst()
@@ -109,17 +124,21 @@ extension XMLPlistParser {
     }
 
     mutating func readString(closing tag: XMLPlistTag) throws -> String {
-        let bytes = try readText(closing: tag)
-        return String(decoding: bytes, as: UTF8.self)
+        withBytes(of: try readText(closing: tag)) { $0.string }
     }
 
-    /// Reads trimmed scalar content (`<integer>`, `<real>`, `<date>`).
-    mutating func readScalarText(_ tag: StartTag, _ kind: XMLPlistTag) throws -> ArraySlice<UInt8> {
+    /// Reads scalar content (`<integer>`, `<real>`, `<date>`): see ``scalar(_:_:_:_:)``.
+    mutating func readScalarText(_ tag: StartTag, _ kind: XMLPlistTag) throws -> XMLPlistText {
         guard !tag.selfClosing else { throw fail("empty <\(kind.name)>", at: tag.offset) }
-        var content = try readText(closing: kind)
-        while let f = content.first, XMLByte.isWhitespace(f) { content.removeFirst() }
-        while let l = content.last, XMLByte.isWhitespace(l) { content.removeLast() }
-        guard !content.isEmpty else { throw fail("empty <\(kind.name)>", at: tag.offset) }
-        return content
+        return try readText(closing: kind)
+    }
+
+    /// Gives scalar content read by ``readScalarText(_:_:)``, trimmed, to `parse`.
+    func scalar<R>(_ text: XMLPlistText, _ tag: StartTag, _ kind: XMLPlistTag, _ parse: (XMLPlistBytes) throws -> R) throws -> R {
+        try withBytes(of: text) { content in
+            let content = content.trimmingWhitespace()
+            guard !content.isEmpty else { throw fail("empty <\(kind.name)>", at: tag.offset) }
+            return try parse(content)
+        }
     }
 }

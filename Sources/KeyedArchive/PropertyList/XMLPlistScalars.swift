@@ -16,17 +16,21 @@ extension XMLPlistParser {
     /// `.signed`, the rest of `UInt64`'s `.unsigned`, and beyond that, up to a magnitude of
     /// 2^128 - 1, `.wide`; anything larger is an error.
     mutating func readInteger(_ tag: StartTag) throws -> XMLPlistInteger {
-        let s = try readScalarText(tag, .integer)
-        var k = s.startIndex
+        let text = try readScalarText(tag, .integer)
+        return try scalar(text, tag, .integer) { s in try integer(s, tag) }
+    }
+
+    private func integer(_ s: XMLPlistBytes, _ tag: StartTag) throws -> XMLPlistInteger {
+        var k = 0
         let negative = XMLPlistDecimal.readSign(s, at: &k)
         var radix: UInt64 = 10
-        if k + 1 < s.endIndex, s[k] == XMLByte.zero, s[k + 1] == XMLByte.lowerX || s[k + 1] == XMLByte.upperX {
+        if k + 1 < s.count, s[k] == XMLByte.zero, s[k + 1] == XMLByte.lowerX || s[k + 1] == XMLByte.upperX {
             radix = 16
             k += 2
         }
-        guard k < s.endIndex else { throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset) }
+        guard k < s.count else { throw fail("malformed integer '\(s.string)'", at: tag.offset) }
         var magnitude: (high: UInt64, low: UInt64) = (0, 0)
-        while k < s.endIndex {
+        while k < s.count {
             let c = s[k]
             let digit: UInt64
             if radix == 16, let h = XMLByte.hexValue(c) {
@@ -34,10 +38,10 @@ extension XMLPlistParser {
             } else if radix == 10, XMLByte.isDigit(c) {
                 digit = UInt64(c &- XMLByte.zero)
             } else {
-                throw fail("malformed integer '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+                throw fail("malformed integer '\(s.string)'", at: tag.offset)
             }
             guard let next = PropertyListWideInteger.accumulate(magnitude.high, magnitude.low, radix: radix, digit: digit) else {
-                throw fail("integer out of range '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+                throw fail("integer out of range '\(s.string)'", at: tag.offset)
             }
             magnitude = next
             k += 1
@@ -50,23 +54,27 @@ extension XMLPlistParser {
 
     /// A `<real>`: the grammar and value of ``XMLPlistDecimal/real(_:)``.
     mutating func readReal(_ tag: StartTag) throws -> Double {
-        let s = try readScalarText(tag, .real)
-        guard let value = XMLPlistDecimal.real(s) else {
-            throw fail("malformed real '\(String(decoding: s, as: UTF8.self))'", at: tag.offset)
+        let text = try readScalarText(tag, .real)
+        return try scalar(text, tag, .real) { s in
+            guard let value = XMLPlistDecimal.real(s) else {
+                throw fail("malformed real '\(s.string)'", at: tag.offset)
+            }
+            return value
         }
-        return value
     }
 
     // MARK: Date
 
     /// A `<date>`: the grammar and value of ``XMLPlistDateText/secondsSince2001(_:)``.
     mutating func readDate(_ tag: StartTag) throws -> Double {
-        let s = try readScalarText(tag, .date)
-        switch XMLPlistDateText.secondsSince2001(s) {
-        case .success(let seconds):
-            return seconds
-        case .failure(let why):
-            throw fail("malformed date '\(String(decoding: s, as: UTF8.self))' (\(why.message))", at: tag.offset)
+        let text = try readScalarText(tag, .date)
+        return try scalar(text, tag, .date) { s in
+            switch XMLPlistDateText.secondsSince2001(s) {
+            case .success(let seconds):
+                return seconds
+            case .failure(let why):
+                throw fail("malformed date '\(s.string)' (\(why.message))", at: tag.offset)
+            }
         }
     }
 
@@ -76,7 +84,7 @@ extension XMLPlistParser {
         let start = i
         let content = try readText(closing: .data)
         do {
-            return try XMLPlistBase64.decode(content)
+            return try withBytes(of: content) { try XMLPlistBase64.decode($0) }
         } catch let why as XMLPlistBase64.DecodeError {
             throw fail("malformed base64 in <data> (\(why.message))", at: start)
         }
@@ -87,7 +95,7 @@ extension XMLPlistParser {
 enum XMLPlistDecimal {
     /// Skips an optional `-` or `+` at `k` (which must be inside `s`); true for `-`.
     @inline(__always)
-    static func readSign(_ s: ArraySlice<UInt8>, at k: inout Int) -> Bool {
+    static func readSign(_ s: XMLPlistBytes, at k: inout Int) -> Bool {
         guard s[k] == XMLByte.dash || s[k] == XMLByte.plus else { return false }
         k += 1
         return s[k - 1] == XMLByte.dash
@@ -103,36 +111,36 @@ enum XMLPlistDecimal {
     /// `infinity` (any case, optional sign); nil when `s` (trimmed, not empty) is none of
     /// these. The grammar is checked here because `Double.init(_: String)` also accepts hex
     /// floats and `nan(...)` payloads. Shared by both readers.
-    static func real(_ s: ArraySlice<UInt8>) -> Double? {
-        var k = s.startIndex
-        guard k < s.endIndex else { return nil }
+    static func real(_ s: XMLPlistBytes) -> Double? {
+        var k = 0
+        guard k < s.count else { return nil }
         let negative = readSign(s, at: &k)
-        let body = s[k...]
+        let body = s.slice(k..<s.count)
         if let special = specialReal(body) {
             if special.isNaN { return .nan }
             return negative ? -special : special
         }
         var intDigits = 0
-        while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; intDigits += 1 }
+        while k < s.count && XMLByte.isDigit(s[k]) { k += 1; intDigits += 1 }
         var fracDigits = 0
-        if k < s.endIndex && s[k] == XMLByte.dot {
+        if k < s.count && s[k] == XMLByte.dot {
             k += 1
-            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; fracDigits += 1 }
+            while k < s.count && XMLByte.isDigit(s[k]) { k += 1; fracDigits += 1 }
         }
         var valid = intDigits + fracDigits > 0
-        if valid && k < s.endIndex && (s[k] == XMLByte.lowerE || s[k] == XMLByte.upperE) {
+        if valid && k < s.count && (s[k] == XMLByte.lowerE || s[k] == XMLByte.upperE) {
             k += 1
-            if k < s.endIndex && (s[k] == XMLByte.dash || s[k] == XMLByte.plus) { k += 1 }
+            if k < s.count && (s[k] == XMLByte.dash || s[k] == XMLByte.plus) { k += 1 }
             var expDigits = 0
-            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1; expDigits += 1 }
+            while k < s.count && XMLByte.isDigit(s[k]) { k += 1; expDigits += 1 }
             valid = expDigits > 0
         }
-        guard valid, k == s.endIndex else { return nil }
+        guard valid, k == s.count else { return nil }
         if let exact = exactDecimal(s) { return exact }
-        return Double(String(decoding: s, as: UTF8.self))
+        return Double(s.string)
     }
 
-    static func specialReal(_ body: ArraySlice<UInt8>) -> Double? {
+    static func specialReal(_ body: XMLPlistBytes) -> Double? {
         func equalsIgnoringCase(_ word: StaticString) -> Bool {
             guard body.count == word.utf8CodeUnitCount else { return false }
             return word.withUTF8Buffer { w in
@@ -149,14 +157,14 @@ enum XMLPlistDecimal {
     /// it; nil when it needs `Double(String)`. With at most 15 digits and a small exponent the
     /// digits and the power of ten are both exact doubles, so one multiplication or division
     /// rounds correctly (Clinger's fast path); otherwise ``EiselLemire`` decides most cases.
-    static func exactDecimal(_ s: ArraySlice<UInt8>) -> Double? {
-        var k = s.startIndex
+    static func exactDecimal(_ s: XMLPlistBytes) -> Double? {
+        var k = 0
         let negative = readSign(s, at: &k)
         var mantissa: UInt64 = 0
         var digits = 0
         var scale = 0
         var seenDot = false
-        while k < s.endIndex {
+        while k < s.count {
             let c = s[k]
             if c == XMLByte.dot { seenDot = true; k += 1; continue }
             guard XMLByte.isDigit(c) else { break }
@@ -167,7 +175,7 @@ enum XMLPlistDecimal {
             if seenDot { scale -= 1 }
             k += 1
         }
-        if k < s.endIndex {
+        if k < s.count {
             // An exponent (the grammar check guarantees `[eE][+-]?digits` here).
             k += 1
             var negativeExponent = false
@@ -176,7 +184,7 @@ enum XMLPlistDecimal {
                 k += 1
             }
             var exponent = 0
-            while k < s.endIndex {
+            while k < s.count {
                 guard exponent < 1_000 else { return nil }  // far outside the fast path; stops overflow
                 exponent = exponent * 10 + Int(s[k] &- XMLByte.zero)
                 k += 1
@@ -206,7 +214,7 @@ enum XMLPlistDateText {
     /// `[-]Y...Y-MM-DDTHH:MM:SS[.fff]Z` in UTC, proleptic Gregorian with a year 0.
     /// The year has 1 to 9 digits, which keeps all arithmetic far from overflow.
     /// `s` is the trimmed content.
-    static func secondsSince2001(_ s: ArraySlice<UInt8>) -> Result<Double, Malformed> {
+    static func secondsSince2001(_ s: XMLPlistBytes) -> Result<Double, Malformed> {
         do throws(Malformed) {
             return .success(try parse(s))
         } catch {
@@ -214,14 +222,14 @@ enum XMLPlistDateText {
         }
     }
 
-    private static func parse(_ s: ArraySlice<UInt8>) throws(Malformed) -> Double {
+    private static func parse(_ s: XMLPlistBytes) throws(Malformed) -> Double {
         func bad(_ why: String) -> Malformed { Malformed(message: why) }
-        var k = s.startIndex
+        var k = 0
         var negativeYear = false
-        if k < s.endIndex && s[k] == XMLByte.dash { negativeYear = true; k += 1 }
+        if k < s.count && s[k] == XMLByte.dash { negativeYear = true; k += 1 }
         var year: Int64 = 0
         var yearDigits = 0
-        while k < s.endIndex && XMLByte.isDigit(s[k]) {
+        while k < s.count && XMLByte.isDigit(s[k]) {
             guard yearDigits < 9 else { throw bad("year has too many digits") }
             year = year &* 10 &+ Int64(s[k] &- XMLByte.zero)
             yearDigits += 1
@@ -232,10 +240,10 @@ enum XMLPlistDateText {
 
         func twoDigits(after separator: UInt8?, _ what: String) throws(Malformed) -> Int64 {
             if let separator {
-                guard k < s.endIndex, s[k] == separator else { throw bad("expected '\(Character(Unicode.Scalar(separator)))' before \(what)") }
+                guard k < s.count, s[k] == separator else { throw bad("expected '\(Character(Unicode.Scalar(separator)))' before \(what)") }
                 k += 1
             }
-            guard k + 1 < s.endIndex, XMLByte.isDigit(s[k]), XMLByte.isDigit(s[k + 1]) else {
+            guard k + 1 < s.count, XMLByte.isDigit(s[k]), XMLByte.isDigit(s[k + 1]) else {
                 throw bad("expected two-digit \(what)")
             }
             let v = Int64(s[k] &- XMLByte.zero) &* 10 &+ Int64(s[k + 1] &- XMLByte.zero)
@@ -248,16 +256,16 @@ enum XMLPlistDateText {
         let minute = try twoDigits(after: XMLByte.colon, "minute")
         let second = try twoDigits(after: XMLByte.colon, "second")
         var fraction = 0.0
-        if k < s.endIndex && s[k] == XMLByte.dot {
+        if k < s.count && s[k] == XMLByte.dot {
             let fracStart = k
             k += 1
-            while k < s.endIndex && XMLByte.isDigit(s[k]) { k += 1 }
-            guard k > fracStart + 1, let f = Double(String(decoding: s[fracStart..<k], as: UTF8.self)) else {
+            while k < s.count && XMLByte.isDigit(s[k]) { k += 1 }
+            guard k > fracStart + 1, let f = Double(s.slice(fracStart..<k).string) else {
                 throw bad("malformed fractional seconds")
             }
             fraction = f
         }
-        guard k < s.endIndex, s[k] == XMLByte.upperZ, k + 1 == s.endIndex else {
+        guard k < s.count, s[k] == XMLByte.upperZ, k + 1 == s.count else {
             throw bad("expected 'Z' at the end")
         }
         guard month >= 1 && month <= 12 else { throw bad("month out of range") }

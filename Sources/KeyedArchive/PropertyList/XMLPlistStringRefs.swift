@@ -30,32 +30,34 @@ struct XMLPlistStringRefs {
     private static let seed = UInt64.random(in: .min ... .max)
 
     /// The reference for the string whose UTF-8 is `input[start..<end]`, adding it to
-    /// `builder` if it is new. `start <= end <= input.count`, and `input` is the same buffer
-    /// on every call.
-    mutating func ref(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int,
+    /// `builder` if it is new. `input` is the same on every call (ranges are clamped to it).
+    mutating func ref(_ input: XMLPlistBytes, _ start: Int, _ end: Int,
                       builder: inout BinaryPropertyListBuilder) -> Int {
-        let bytes = UnsafeBufferPointer(rebasing: input[start..<end])
+        let bytes = input.slice(start..<end).buffer
         let hash = ByteHash.hash(bytes, seed: Self.seed)
         let first = byHash.ref(for: hash)
         if let first {
             let entry = entries[first]
-            if entry.count == bytes.count, Self.equal(input, entry.start, bytes) { return entry.ref }
+            if entry.count == bytes.count, Self.equal(input.slice(entry.start..<(entry.start + entry.count)).buffer, bytes) {
+                return entry.ref
+            }
             if let ref = collisions[Array(bytes)] { return ref }
         }
         let ref = builder.appendString(String(decoding: bytes, as: UTF8.self))
         if first == nil {
             byHash.insert(hash, entries.count)
-            entries.append(Entry(start: start, count: bytes.count, ref: ref))
+            entries.append(Entry(start: max(start, 0), count: bytes.count, ref: ref))
         } else {
             collisions[Array(bytes)] = ref
         }
         return ref
     }
 
-    /// Whether `input[start ..< start + bytes.count]` equals `bytes` (the range is one that
-    /// an earlier call was given, so it lies inside `input`).
-    private static func equal(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let a = input.baseAddress, let b = bytes.baseAddress, bytes.count > 0 else { return true }
-        return memcmp(a + start, b, bytes.count) == 0
+    /// Whether `a` and `b` (of equal counts) hold the same bytes.
+    private static func equal(_ a: UnsafeBufferPointer<UInt8>, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = b.count
+        guard a.count == count else { return false }
+        guard count > 0, let pa = a.baseAddress, let pb = b.baseAddress else { return true }
+        return memcmp(pa, pb, count) == 0
     }
 }

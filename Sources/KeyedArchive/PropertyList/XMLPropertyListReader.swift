@@ -34,8 +34,10 @@ enum XMLPropertyListReader {
     /// - Returns: The root value.
     /// - Throws: ``PropertyListError`` describing the first problem and its line.
     static func read(_ bytes: [UInt8], maxDepth: Int = 512) throws -> PropertyListValue {
-        var parser = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistTreeSink())
-        return try parser.parseDocument()
+        try bytes.withUnsafeBytes { bytes in
+            var parser = XMLPlistParser(bytes: XMLPlistBytes(bytes), maxDepth: maxDepth, sink: XMLPlistTreeSink())
+            return try parser.parseDocument()
+        }
     }
 
     /// Parses an XML property list straight into a binary property list (`bplist00`), as
@@ -44,11 +46,20 @@ enum XMLPropertyListReader {
     /// builder as it is read.
     /// Documents in the usual shape take ``XMLPlistFastReader``; the rest (and every error)
     /// the general parser.
-    static func readBinary(_ bytes: [UInt8], maxDepth: Int = 512) throws -> [UInt8] {
-        if let binary = XMLPlistFastReader.read(bytes, maxDepth: maxDepth) { return binary }
-        var parser = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistBinarySink())
+    ///
+    /// The document is read in place (the caller's bytes, a mapped file's included), never
+    /// copied, and every read is checked against its end (``XMLPlistBytes``).
+    static func readBinary(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws -> [UInt8] {
+        let input = XMLPlistBytes(bytes)
+        if let binary = XMLPlistFastReader.read(input, maxDepth: maxDepth) { return binary }
+        var parser = XMLPlistParser(bytes: input, maxDepth: maxDepth, sink: XMLPlistBinarySink())
         let top = try parser.parseDocument()
         return parser.sink.builder.finish(top: top)
+    }
+
+    /// ``readBinary(_:maxDepth:)-(UnsafeRawBufferPointer,_)`` of an array's bytes.
+    static func readBinary(_ bytes: [UInt8], maxDepth: Int = 512) throws -> [UInt8] {
+        try bytes.withUnsafeBytes { try readBinary($0, maxDepth: maxDepth) }
     }
 }
 
@@ -146,7 +157,8 @@ struct Frame<Value, Key> {
 // MARK: - Parser
 
 struct XMLPlistParser<Sink: XMLPlistSink> {
-    let b: [UInt8]
+    /// The input, read in place; every read is checked (``XMLPlistBytes``).
+    let b: XMLPlistBytes
     let n: Int
     var i: Int = 0
     let maxDepth: Int
@@ -154,7 +166,7 @@ struct XMLPlistParser<Sink: XMLPlistSink> {
     /// Set by `nextTagInContainer` when the root container closes.
     var rootValue: Sink.Value?
 
-    init(bytes: [UInt8], maxDepth: Int, sink: Sink) {
+    init(bytes: XMLPlistBytes, maxDepth: Int, sink: Sink) {
         self.b = bytes
         self.n = bytes.count
         self.maxDepth = maxDepth
@@ -185,7 +197,7 @@ struct XMLPlistParser<Sink: XMLPlistSink> {
     }
 
     func text(_ range: Range<Int>) -> String {
-        String(decoding: b[range], as: UTF8.self)
+        b.slice(range).string
     }
 
     func hasPrefix(_ prefix: StaticString, at offset: Int) -> Bool {
@@ -222,51 +234,9 @@ struct XMLPlistParser<Sink: XMLPlistSink> {
 
     // MARK: UTF-8
 
-    /// Checks that the whole input is well-formed UTF-8 (RFC 3629: no overlong forms,
-    /// no surrogates, nothing above U+10FFFF).
+    /// Checks that the whole input is well-formed UTF-8 (``XMLPlistBytes/utf8Problem(in:)``).
     func validateUTF8() throws {
-        var k = 0
-        while k < n {
-            let c0 = b[k]
-            if c0 < 0x80 {
-                k += 1
-                // A run of ASCII, eight bytes at a time; `k + 8 <= n` keeps each load inside
-                // the buffer (n is its count).
-                b.withUnsafeBytes { raw in
-                    while k + 8 <= n, raw.loadUnaligned(fromByteOffset: k, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
-                        k += 8
-                    }
-                }
-                continue
-            }
-            let length: Int
-            var lowerBound: UInt8 = 0x80
-            var upperBound: UInt8 = 0xBF
-            switch c0 {
-            case 0xC2...0xDF: length = 2
-            case 0xE0: length = 3; lowerBound = 0xA0
-            case 0xE1...0xEC, 0xEE...0xEF: length = 3
-            case 0xED: length = 3; upperBound = 0x9F
-            case 0xF0: length = 4; lowerBound = 0x90
-            case 0xF1...0xF3: length = 4
-            case 0xF4: length = 4; upperBound = 0x8F
-            default:
-                if k == 0 && (c0 == 0xFE || c0 == 0xFF) {
-                    throw fail("input looks like UTF-16, only UTF-8 is supported", at: k)
-                }
-                throw fail("invalid UTF-8 byte 0x\(String(c0, radix: 16, uppercase: true))", at: k)
-            }
-            guard length <= n - k else { throw fail("truncated UTF-8 sequence", at: k) }
-            let c1 = b[k + 1]
-            guard c1 >= lowerBound && c1 <= upperBound else { throw fail("invalid UTF-8 sequence", at: k) }
-            var m = 2
-            while m < length {
-                let c = b[k + m]
-                guard c >= 0x80 && c <= 0xBF else { throw fail("invalid UTF-8 sequence", at: k) }
-                m += 1
-            }
-            k += length
-        }
+        if let problem = b.utf8Problem(in: 0..<n) { throw fail(problem.message, at: problem.offset) }
     }
 
     // MARK: Document
@@ -435,7 +405,7 @@ struct XMLPlistParser<Sink: XMLPlistSink> {
         }
     }
 
-    static func tag(for range: Range<Int>, in b: [UInt8]) -> XMLPlistTag? {
+    static func tag(for range: Range<Int>, in b: XMLPlistBytes) -> XMLPlistTag? {
         // The candidate by length and a distinguishing byte, then compared in place.
         guard let first = range.first else { return nil }
         let candidate: XMLPlistTag
@@ -558,7 +528,7 @@ struct XMLPlistParser<Sink: XMLPlistSink> {
                     case .true, .false:
                         if !tag.selfClosing {
                             let content = try readText(closing: kind)
-                            guard content.allSatisfy(XMLByte.isWhitespace) else {
+                            guard withBytes(of: content, { $0.allSatisfy(XMLByte.isWhitespace) }) else {
                                 throw fail("<\(kind.name)> must be empty", at: tag.offset)
                             }
                         }

@@ -176,8 +176,7 @@ struct FastPathEquivalenceTests {
         }
         var checked = 0
         for text in texts where text.utf8.allSatisfy({ $0 != UInt8(ascii: "n") && $0 != UInt8(ascii: "i") }) {
-            let bytes = Array(text.utf8)[...]
-            guard let fast = XMLPlistDecimal.exactDecimal(bytes) else { continue }
+            guard let fast = Array(text.utf8).withUnsafeBytes({ XMLPlistDecimal.exactDecimal(XMLPlistBytes($0)) }) else { continue }
             checked += 1
             #expect(fast.bitPattern == Double(text)?.bitPattern, "\(text)")
         }

@@ -14,6 +14,11 @@ struct XMLFastReaderTests {
                                         uniquingNumbers: XMLPropertyListReader.uniquesNumbers)
     }
 
+    /// The fast reader on an array's bytes (read in place).
+    static func fast(_ xml: [UInt8], maxDepth: Int) -> [UInt8]? {
+        xml.withUnsafeBytes { XMLPlistFastReader.read(XMLPlistBytes($0), maxDepth: maxDepth) }
+    }
+
     static func document(_ body: String) -> [UInt8] {
         Array("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n<plist version=\"1.0\">\n\(body)\n</plist>\n".utf8)
     }
@@ -37,7 +42,7 @@ struct XMLFastReaderTests {
     @Test(arguments: fastCases)
     func fastPathMatchesTree(_ body: String) throws {
         for xml in [Self.document(body), Array(body.utf8)] {
-            let fast = try #require(XMLPlistFastReader.read(xml, maxDepth: 64), "\(body)")
+            let fast = try #require(Self.fast(xml, maxDepth: 64), "\(body)")
             let tree = try Self.viaTree(xml)
             #expect(fast == tree, "\(body)")
             let binary = try XMLPropertyListReader.readBinary(xml, maxDepth: 64)
@@ -96,7 +101,7 @@ struct XMLFastReaderTests {
     @Test(arguments: fallbackCases)
     func fallbackMatchesTree(_ body: String) {
         for xml in [Self.document(body), Array(body.utf8)] {
-            #expect(XMLPlistFastReader.read(xml, maxDepth: 64) == nil, "\(body)")
+            #expect(Self.fast(xml, maxDepth: 64) == nil, "\(body)")
             #expect(FastPathEquivalenceTests.sameConversion(xml) == nil, "\(body)")
         }
     }
@@ -119,7 +124,7 @@ struct XMLFastReaderTests {
             let body = "<dict>" + order.enumerated().map { "<key>\($1)</key><string>\(order[(order.count - 1) - $0])</string>" }.joined() + "</dict>"
             let xml = Array(body.utf8)
             // Keys repeat, which the tree keeps as written; the binary has the same keys.
-            let fast = try #require(XMLPlistFastReader.read(xml, maxDepth: 8))
+            let fast = try #require(Self.fast(xml, maxDepth: 8))
             let tree = try Self.viaTree(xml, maxDepth: 8)
             #expect(fast == tree, "\(order)")
         }
@@ -146,13 +151,13 @@ struct XMLFastReaderTests {
     @Test func depthLimitIsTheGeneralParsers() {
         let depth = 20_000
         let deep = Array((String(repeating: "<array>", count: depth) + String(repeating: "</array>", count: depth)).utf8)
-        #expect(XMLPlistFastReader.read(deep, maxDepth: 512) == nil)
+        #expect(Self.fast(deep, maxDepth: 512) == nil)
         #expect(throws: PropertyListError.self) { try XMLPropertyListReader.readBinary(deep, maxDepth: 512) }
         // At the limit exactly, both read it, UID dictionaries counting as a level.
         let uid = "<dict><key>CF$UID</key><integer>1</integer></dict>"
         for (levels, readable) in [(3, true), (4, false)] {
             let xml = Array((String(repeating: "<array>", count: levels - 1) + uid + String(repeating: "</array>", count: levels - 1)).utf8)
-            #expect((XMLPlistFastReader.read(xml, maxDepth: 3) != nil) == readable)
+            #expect((Self.fast(xml, maxDepth: 3) != nil) == readable)
             #expect(FastPathEquivalenceTests.sameConversion(xml) == nil)
             #expect((try? XMLPropertyListReader.readBinary(xml, maxDepth: 3)) != nil || !readable)
         }
@@ -164,7 +169,7 @@ struct XMLFastReaderTests {
         for k in 0..<100_000 { body += "<key>k\(k)</key><string>v\(k % 7)</string>" }
         body += "</dict>"
         let xml = Array(body.utf8)
-        let fast = try #require(XMLPlistFastReader.read(xml, maxDepth: 8))
+        let fast = try #require(Self.fast(xml, maxDepth: 8))
         let tree = try Self.viaTree(xml, maxDepth: 8)
         #expect(fast == tree)
     }
@@ -184,7 +189,7 @@ struct XMLFastReaderTests {
         let encoder = ArchiveEncoder()
         encoder.outputFormat = .xml
         let xml = [UInt8](try encoder.encode(records))
-        let fast = try #require(XMLPlistFastReader.read(xml, maxDepth: 512))
+        let fast = try #require(Self.fast(xml, maxDepth: 512))
         let tree = try Self.viaTree(xml, maxDepth: 512)
         #expect(fast == tree)
     }
@@ -196,7 +201,7 @@ struct XMLFastReaderTests {
         for file in CorpusFile.all(in: "apple/corelibs") {
             let bytes = [UInt8](try file.data())
             guard !bytes.starts(with: Array("bplist".utf8)) else { continue }
-            if let binary = XMLPlistFastReader.read(bytes, maxDepth: 512) {
+            if let binary = Self.fast(bytes, maxDepth: 512) {
                 fast += 1
                 let tree = try Self.viaTree(bytes, maxDepth: 512)
                 #expect(binary == tree, "\(file)")
@@ -233,7 +238,7 @@ struct XMLFastReaderTests {
         }
         var decided = 0
         for text in texts {
-            guard let fast = XMLPlistDecimal.exactDecimal(Array(text.utf8)[...]) else { continue }
+            guard let fast = Array(text.utf8).withUnsafeBytes({ XMLPlistDecimal.exactDecimal(XMLPlistBytes($0)) }) else { continue }
             decided += 1
             #expect(fast.bitPattern == Double(text)?.bitPattern, "\(text)")
         }
@@ -271,7 +276,7 @@ struct XMLFastReaderTests {
         var fast = 0
         for xml in variants {
             let tree = Outcome { try Self.viaTree(xml) }
-            if let binary = XMLPlistFastReader.read(xml, maxDepth: 64) {
+            if let binary = Self.fast(xml, maxDepth: 64) {
                 fast += 1
                 #expect(tree == .bytes(binary))
             }

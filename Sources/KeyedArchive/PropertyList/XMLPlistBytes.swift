@@ -1,0 +1,139 @@
+import Foundation
+
+/// The bytes the XML readers read, in place: an array's storage, a `Data`'s, a mapped file's,
+/// never copied.
+///
+/// Every read goes through this type and is checked against the end here, explicitly:
+/// release builds do not check an unsafe pointer's subscript, so a reader's own `k < n`
+/// tests are not the last line. A read outside the bytes gives 0, a byte that no markup,
+/// tag or literal the readers compare with contains, so an index past the end turns into a
+/// failed match (an error, or the fast reader giving up), never into a read outside the
+/// input or a trap. Ranges are clamped to the bytes the same way.
+///
+/// The pointer is only valid inside the `withUnsafeBytes` (or similar) call that gave it;
+/// the readers keep a value of this type only while they run inside that call, and what
+/// they return (strings, `Data`, binary property-list bytes) is always copied out.
+struct XMLPlistBytes: RandomAccessCollection {
+    private let base: UnsafeRawPointer?
+    let count: Int
+
+    init(_ buffer: UnsafeRawBufferPointer) {
+        base = buffer.baseAddress
+        count = buffer.baseAddress == nil ? 0 : buffer.count
+    }
+
+    init(_ buffer: UnsafeBufferPointer<UInt8>) {
+        self.init(UnsafeRawBufferPointer(buffer))
+    }
+
+    private init(base: UnsafeRawPointer?, count: Int) {
+        self.base = base
+        self.count = count
+    }
+
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    /// The byte at `k`, or 0 when `k` is not in `0..<count`.
+    @inline(__always)
+    subscript(k: Int) -> UInt8 {
+        // One unsigned comparison covers both ends (a negative `k` is a huge unsigned value).
+        guard let base, UInt(bitPattern: k) < UInt(bitPattern: count) else { return 0 }
+        return base.load(fromByteOffset: k, as: UInt8.self)
+    }
+
+    /// The eight bytes at `k` as a little-endian word, zeros standing in for bytes outside
+    /// the input. The 8-byte load happens only when `0 <= k` and `k + 8 <= count`.
+    @inline(__always)
+    func word(_ k: Int) -> UInt64 {
+        if let base, k >= 0, k <= count &- 8 {
+            return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self))
+        }
+        var w: UInt64 = 0
+        var shift: UInt64 = 0
+        var m = k
+        while shift < 64 && m < count {
+            w |= UInt64(self[m]) << shift  // checked
+            shift += 8
+            m += 1
+        }
+        return w
+    }
+
+    /// The bytes in `range`, clamped to `0..<count`, indexed from 0.
+    @inline(__always)
+    func slice(_ range: Range<Int>) -> XMLPlistBytes {
+        let lower = Swift.min(Swift.max(range.lowerBound, 0), count)
+        let upper = Swift.min(Swift.max(range.upperBound, lower), count)
+        guard let base else { return self }
+        return XMLPlistBytes(base: base + lower, count: upper - lower)
+    }
+
+    /// The bytes as a typed buffer (for hashing, comparing and building a `String`).
+    @inline(__always)
+    var buffer: UnsafeBufferPointer<UInt8> {
+        guard let base else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+    }
+
+    /// The bytes as text (valid UTF-8 where the readers call it: they validate the input first).
+    var string: String {
+        String(decoding: buffer, as: UTF8.self)
+    }
+
+    /// Without white space at either end.
+    func trimmingWhitespace() -> XMLPlistBytes {
+        var lower = 0
+        var upper = count
+        while lower < upper && XMLByte.isWhitespace(self[lower]) { lower += 1 }
+        while upper > lower && XMLByte.isWhitespace(self[upper - 1]) { upper -= 1 }
+        return slice(lower..<upper)
+    }
+
+    /// Where `self[range]` (clamped) stops being well-formed UTF-8 (RFC 3629: no overlong
+    /// forms, no surrogates, nothing above U+10FFFF), and why; nil when it is well-formed.
+    /// A sequence must end inside the range.
+    func utf8Problem(in range: Range<Int>) -> (offset: Int, message: String)? {
+        let end = Swift.min(Swift.max(range.upperBound, 0), count)
+        var k = Swift.min(Swift.max(range.lowerBound, 0), end)
+        while k < end {
+            let c0 = self[k]
+            if c0 < 0x80 {
+                k += 1
+                // A run of ASCII, eight bytes at a time (`word` loads only inside the input).
+                while k + 8 <= end, word(k) & 0x8080_8080_8080_8080 == 0 {
+                    k += 8
+                }
+                continue
+            }
+            let length: Int
+            var lowerBound: UInt8 = 0x80
+            var upperBound: UInt8 = 0xBF
+            switch c0 {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lowerBound = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upperBound = 0x9F
+            case 0xF0: length = 4; lowerBound = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upperBound = 0x8F
+            default:
+                if k == 0 && (c0 == 0xFE || c0 == 0xFF) {
+                    return (k, "input looks like UTF-16, only UTF-8 is supported")
+                }
+                return (k, "invalid UTF-8 byte 0x\(String(c0, radix: 16, uppercase: true))")
+            }
+            guard length <= end - k else { return (k, "truncated UTF-8 sequence") }
+            let c1 = self[k + 1]
+            guard c1 >= lowerBound && c1 <= upperBound else { return (k, "invalid UTF-8 sequence") }
+            var m = 2
+            while m < length {
+                let c = self[k + m]
+                guard c >= 0x80 && c <= 0xBF else { return (k, "invalid UTF-8 sequence") }
+                m += 1
+            }
+            k += length
+        }
+        return nil
+    }
+}

@@ -153,13 +153,13 @@ extension Report {
         let runs = outcomes.map(\.runs).max() ?? 0
         var lines = ["", "=== goals: \(title)\(runs > 1 ? ", median of \(runs) runs" : "") ===",
                      pad("goal", 56, left: true) + pad("limit", 8) + pad("median", 8) + pad("min-max", 14) + pad("runs", 5)
-                     + "  " + pad("on", 9, left: true) + pad("met", 5, left: true)]
+                     + "  " + pad("on", 14, left: true) + pad("met", 5, left: true)]
         for o in outcomes {
             let median = o.median.map { fixed($0.value, 3) } ?? "-"
             let spread = o.min.flatMap { low in o.max.map { fixed(low, 3) + "-" + fixed($0, 3) } } ?? "-"
             let met = o.met.map { $0 ? "yes" : "NO" } ?? "not measured"
             lines.append(pad(o.wording, 56, left: true) + pad(fixed(o.limit, o.limit < 0.01 ? 4 : 3), 8) + pad(median, 8) + pad(spread, 14)
-                         + pad(String(o.runs), 5) + "  " + pad(o.median?.workload ?? "-", 9, left: true) + met)
+                         + pad(String(o.runs), 5) + "  " + pad(o.median?.workload ?? "-", 14, left: true) + met)
         }
         lines.append("(each run's worst: the largest ratio over the workloads of that run that have both rows; median: the median")
         lines.append(" of those over the runs (--runs), which `met` is judged on; on: where the median run's worst was. A single")

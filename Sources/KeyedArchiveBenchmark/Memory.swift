@@ -83,10 +83,10 @@ extension Report {
             }.joined(separator: "\n")
         }
         var lines = ["", "=== memory\(run.map { " (run \($0))" } ?? ""): \(records.grouped) records per workload (VmHWM from /proc/self/status) ===",
-                     pad("workload", 9, left: true) + pad("contender", 22, left: true) + pad("op", 7, left: true)
+                     pad("workload", 14, left: true) + pad("contender", 22, left: true) + pad("op", 7, left: true)
                      + pad("bytes", 13) + pad("RSS before MB", 15) + pad("peak MB", 10) + pad("growth MB", 11) + pad("growth/bytes", 14)]
         for r in rows {
-            lines.append(pad(r.workload, 9, left: true) + pad(r.step, 22, left: true) + pad(r.op.rawValue, 7, left: true)
+            lines.append(pad(r.workload, 14, left: true) + pad(r.step, 22, left: true) + pad(r.op.rawValue, 7, left: true)
                          + pad(r.bytes.grouped, 13) + pad(mb(r.before), 15) + pad(mb(r.peak), 10)
                          + pad(mb(r.growth), 11) + pad(fixed(r.multiple, 2) + "x", 14))
         }

@@ -122,15 +122,11 @@ package enum PropertyListInput {
             return try BinaryPropertyList(borrowing: bytes).resolvingDuplicateKeys(keepingFirst: true, body)
         // Straight into a binary property list, with no tree in between.
         case .xmlPropertyList, .markup:
-            return try xmlToBinary(bytes, maxDepth: maxDepth).withUnsafeBytes { converted in
+            return try XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth).withUnsafeBytes { converted in
                 try BinaryPropertyList(borrowing: converted).resolvingDuplicateKeys(keepingFirst: false, body)
             }
         case let kind: throw PropertyListError(notAPropertyList: kind)
         }
     }
 
-    /// The XML document in `bytes` (read in place) written as a binary property list.
-    private static func xmlToBinary(_ bytes: UnsafeRawBufferPointer, maxDepth: Int) throws -> [UInt8] {
-        try XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth)
-    }
 }

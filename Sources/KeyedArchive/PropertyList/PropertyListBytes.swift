@@ -31,8 +31,24 @@ struct PropertyListBytes: @unchecked Sendable {
     /// The byte at `position`.
     @inline(__always)
     subscript(position: Int) -> UInt8 {
-        guard UInt(bitPattern: position) < UInt(bitPattern: count) else { return outside(position) }
+        guard contains(position) else { return outside(position) }
         return base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
+    }
+
+    /// The byte at `position`, or 0 when it is outside the bytes, without the debug stop:
+    /// for readers whose parsing treats the end as a 0 byte (the XML readers, see
+    /// ``XMLPlistBytes``).
+    @inline(__always)
+    func byteOrZero(at position: Int) -> UInt8 {
+        guard contains(position) else { return 0 }
+        return base.unsafelyUnwrapped.load(fromByteOffset: position, as: UInt8.self)
+    }
+
+    /// Whether `position` is in `0..<count`: one unsigned comparison covers both ends (a
+    /// negative position is a huge unsigned value). True only when ``base`` is not nil.
+    @inline(__always)
+    func contains(_ position: Int) -> Bool {
+        UInt(bitPattern: position) < UInt(bitPattern: count)
     }
 
     /// The bytes in `range`, borrowed.

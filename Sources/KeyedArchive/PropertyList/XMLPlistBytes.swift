@@ -3,7 +3,8 @@ import Foundation
 /// The bytes the XML readers read, in place: an array's storage, a `Data`'s, a mapped file's,
 /// never copied.
 ///
-/// Every read goes through this type and is checked against the end here, explicitly:
+/// Every read goes through this type and is checked against the end, explicitly, by the
+/// package's one borrowed-bytes type (``PropertyListBytes/byteOrZero(at:)``):
 /// release builds do not check an unsafe pointer's subscript, so a reader's own `k < n`
 /// tests are not the last line. A read outside the bytes gives 0, a byte that no markup,
 /// tag or literal the readers compare with contains, so an index past the end turns into a
@@ -14,39 +15,30 @@ import Foundation
 /// the readers keep a value of this type only while they run inside that call, and what
 /// they return (strings, `Data`, binary property-list bytes) is always copied out.
 struct XMLPlistBytes: RandomAccessCollection {
-    private let base: UnsafeRawPointer?
-    let count: Int
+    /// The borrowed bytes and their checked reads (one rule for every reader in the package).
+    private let bytes: PropertyListBytes
 
     init(_ buffer: UnsafeRawBufferPointer) {
-        base = buffer.baseAddress
-        count = buffer.baseAddress == nil ? 0 : buffer.count
+        bytes = PropertyListBytes(buffer)
     }
 
     init(_ buffer: UnsafeBufferPointer<UInt8>) {
         self.init(UnsafeRawBufferPointer(buffer))
     }
 
-    private init(base: UnsafeRawPointer?, count: Int) {
-        self.base = base
-        self.count = count
-    }
-
+    var count: Int { bytes.count }
     var startIndex: Int { 0 }
-    var endIndex: Int { count }
+    var endIndex: Int { bytes.count }
 
     /// The byte at `k`, or 0 when `k` is not in `0..<count`.
     @inline(__always)
-    subscript(k: Int) -> UInt8 {
-        // One unsigned comparison covers both ends (a negative `k` is a huge unsigned value).
-        guard let base, UInt(bitPattern: k) < UInt(bitPattern: count) else { return 0 }
-        return base.load(fromByteOffset: k, as: UInt8.self)
-    }
+    subscript(k: Int) -> UInt8 { bytes.byteOrZero(at: k) }
 
     /// The eight bytes at `k` as a little-endian word, zeros standing in for bytes outside
     /// the input. The 8-byte load happens only when `0 <= k` and `k + 8 <= count`.
     @inline(__always)
     func word(_ k: Int) -> UInt64 {
-        if let base, k >= 0, k <= count &- 8 {
+        if let base = bytes.base, k >= 0, k <= count &- 8 {
             return UInt64(littleEndian: base.loadUnaligned(fromByteOffset: k, as: UInt64.self))
         }
         var w: UInt64 = 0
@@ -65,14 +57,14 @@ struct XMLPlistBytes: RandomAccessCollection {
     func slice(_ range: Range<Int>) -> XMLPlistBytes {
         let lower = Swift.min(Swift.max(range.lowerBound, 0), count)
         let upper = Swift.min(Swift.max(range.upperBound, lower), count)
-        guard let base else { return self }
-        return XMLPlistBytes(base: base + lower, count: upper - lower)
+        guard let base = bytes.base else { return self }
+        return XMLPlistBytes(UnsafeRawBufferPointer(start: base + lower, count: upper - lower))
     }
 
     /// The bytes as a typed buffer (for hashing, comparing and building a `String`).
     @inline(__always)
     var buffer: UnsafeBufferPointer<UInt8> {
-        guard let base else { return UnsafeBufferPointer(start: nil, count: 0) }
+        guard let base = bytes.base else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
     }
 

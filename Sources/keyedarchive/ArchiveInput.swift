@@ -15,35 +15,17 @@ struct ArchiveInput {
     /// file or directory", "Is a directory").
     static func read(_ path: String) throws(ToolError) -> ArchiveInput {
         if path == "-" {
-            return ArchiveInput(name: "<stdin>", data: try readAll(fd: 0, name: "<stdin>"))
+            do {
+                return ArchiveInput(name: "<stdin>", data: try MappedFile.readToEnd(0, path: "<stdin>"))
+            } catch {
+                throw ToolError(file: "<stdin>", "cannot \(error.step): \(error.reason)")
+            }
         }
         do {
             return ArchiveInput(name: path, data: try MappedFile.contents(ofFile: path))
         } catch {
             throw ToolError(file: path, "cannot \(error.step): \(error.reason)")
         }
-    }
-
-    private static func readAll(fd: Int32, name: String) throws(ToolError) -> Data {
-        var result = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Foundation.read(fd, base, raw.count)
-            }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw ToolError(file: name, "cannot read: \(systemMessage())")
-            }
-            result.append(contentsOf: buffer[0..<count])
-        }
-        return Data(result)
-    }
-
-    private static func systemMessage() -> String {
-        String(cString: strerror(errno))
     }
 
     /// Opens the input as an archive (binary or XML: the library detects which), under

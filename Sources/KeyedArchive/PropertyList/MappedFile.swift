@@ -59,21 +59,30 @@ package enum MappedFile {
         })
     }
 
-    private static func readToEnd(_ fd: Int32, path: String) throws(FileReadError) -> Data {
-        var result = Data()
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    /// Everything `fd` holds, read to its end into memory (a pipe, standard input, a file
+    /// that cannot be mapped, or one the caller will not map): one buffer, grown by
+    /// doubling from `sizeHint` (the size `fstat` gave, when known). A file that grows while
+    /// it is read is read to its new end.
+    ///
+    /// - Throws: ``FileReadError`` naming `path` (the name to show, `<stdin>` say).
+    package static func readToEnd(_ fd: Int32, path: String, sizeHint: Int = 0) throws(FileReadError) -> Data {
+        var data = Data(count: max(sizeHint, 0) + 1)
+        var length = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { raw -> Int in
+            if length == data.count { data.count = max(data.count * 2, 1 << 16) }
+            let count = data.withUnsafeMutableBytes { raw -> Int in
                 guard let base = raw.baseAddress else { return 0 }
-                return read(fd, base, raw.count)
+                return read(fd, base + length, raw.count - length)
             }
-            if count == 0 { return result }
+            if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw FileReadError(path: path, step: "read", code: errno)
             }
-            result.append(contentsOf: chunk[0..<count])
+            length += count
         }
+        data.count = length
+        return data
     }
 }
 

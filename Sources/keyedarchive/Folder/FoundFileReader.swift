@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 
 /// Reading the bytes of one input the walk found.
 ///
@@ -10,7 +11,7 @@ import Foundation
 enum FoundFileReader {
     /// The bytes of `input` (`.file` or `.standardInput`), or why they cannot be read.
     static func read(_ input: FoundInput) -> Result<Data, ToolError> {
-        if input.kind == .standardInput { return readAll(fd: 0) }
+        if input.kind == .standardInput { return readAll(fd: 0, name: "<stdin>") }
         #if DEBUG
         removeForTest(input)
         #endif
@@ -23,29 +24,17 @@ enum FoundFileReader {
         if !input.isNamed, (info.st_mode & S_IFMT) != S_IFREG {
             return .failure(ToolError("not read: it stopped being a regular file while the folder was read"))
         }
-        return readAll(fd: fd, sizeHint: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0)
+        return readAll(fd: fd, name: input.path, sizeHint: (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : 0)
     }
 
-    /// Everything `fd` holds, reading until the end (a file that grows while it is read is
-    /// read to its new end).
-    private static func readAll(fd: Int32, sizeHint: Int = 0) -> Result<Data, ToolError> {
-        var data = Data(count: max(sizeHint, 0) + 1)
-        var length = 0
-        while true {
-            if length == data.count { data.count = max(data.count * 2, 1 << 16) }
-            let count = data.withUnsafeMutableBytes { raw -> Int in
-                guard let base = raw.baseAddress else { return 0 }
-                return Foundation.read(fd, base + length, raw.count - length)
-            }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .failure(ToolError("cannot read: \(FolderWalk.systemMessage())"))
-            }
-            length += count
+    /// Everything `fd` holds (read, not mapped: a file in a folder another program
+    /// truncates meanwhile must fail alone, not stop the whole run with SIGBUS).
+    private static func readAll(fd: Int32, name: String, sizeHint: Int = 0) -> Result<Data, ToolError> {
+        do {
+            return .success(try MappedFile.readToEnd(fd, path: name, sizeHint: sizeHint))
+        } catch {
+            return .failure(ToolError("cannot \(error.step): \(error.reason)"))
         }
-        data.count = length
-        return .success(data)
     }
 
     #if DEBUG

@@ -50,6 +50,12 @@ struct ArchiveWorkBudget: Sendable {
     private(set) var output = 0
     /// The bytes of strings and data made, and of text parsed, so far (see ``chargeMade(bytes:)``).
     private(set) var bytesMade = 0
+    /// Units of ``limit`` not yet moved into ``remaining``, and how many move at a time
+    /// (see ``handOutInTranches(of:between:)``); zero unless a reader asked for tranches.
+    private var reserve = 0
+    private var tranche = 0
+    /// What runs each time a tranche is spent.
+    private var betweenTranches: (@Sendable () -> Void)?
 
     /// Bytes of a new string or data value per unit: the default budget of 16 units per
     /// input byte then bounds what is made to 64 bytes per input byte.
@@ -68,6 +74,35 @@ struct ArchiveWorkBudget: Sendable {
     @inline(__always)
     mutating func charge(_ cost: Int = 1) -> Bool {
         remaining = remaining &- cost
+        return remaining >= 0 || nextTranche()
+    }
+
+    /// Hands the budget out `units` at a time and runs `between` each time a tranche is
+    /// spent: a periodic hook that costs the hot paths nothing, since they test
+    /// ``remaining`` anyway and only call ``nextTranche()`` when it is below zero. The
+    /// limit stays what it was: the tranches add up to it.
+    ///
+    /// `ArchiveDecoder.decode(_:contentsOf:)` uses it to release the mapped file's pages
+    /// read so far (see `MappedFile.releaseResidentPages(_:)`).
+    mutating func handOutInTranches(of units: Int, between: @escaping @Sendable () -> Void) {
+        guard units > 0, remaining > units else { return }
+        tranche = units
+        reserve = remaining - units
+        remaining = units
+        betweenTranches = between
+    }
+
+    /// Moves the next tranche into ``remaining`` once it is below zero, after running the
+    /// hook; `false` when the budget is spent (no tranches, or none left).
+    @inline(never)
+    mutating func nextTranche() -> Bool {
+        guard remaining < 0, reserve > 0, let between = betweenTranches else { return remaining >= 0 }
+        between()
+        repeat {
+            let units = min(tranche, reserve)
+            reserve -= units
+            remaining += units
+        } while remaining < 0 && reserve > 0
         return remaining >= 0
     }
 

@@ -256,7 +256,8 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// Calls `body` with a session over the archive in `bytes`, which are valid during the
     /// call only: when it returns, every decoder of the session is closed (one that
     /// `init(from:)` kept throws instead of reading them).
-    func withSession<R>(_ bytes: UnsafeRawBufferPointer, file: URL?, _ body: (Session) throws -> R) throws -> R {
+    func withSession<R>(_ bytes: UnsafeRawBufferPointer, file: URL?, releasingPagesEvery interval: Int? = nil,
+                        _ body: (Session) throws -> R) throws -> R {
         let (userInfo, limits, registry, checking, booleans, options) = lock.withLock {
             (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy, _options.snapshot())
         }
@@ -265,6 +266,15 @@ open class ArchiveDecoder: @unchecked Sendable {
                                              registry: registry, strictClassNames: checking == .strict,
                                              booleansAreNumbers: booleans == .numbersAreBooleans)
             state.options = options
+            if let interval, let base = bytes.baseAddress {
+                // `bytes` is a file mapping: its pages read so far are released every
+                // `interval` units of work (see `decode(_:contentsOf:)`).
+                let address = UInt(bitPattern: base), count = bytes.count
+                MappedFile.releaseResidentPages(address: address, count: count)  // what opening it read
+                state.budget.handOutInTranches(of: interval) {
+                    MappedFile.releaseResidentPages(address: address, count: count)
+                }
+            }
             let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: .root)
             defer { state.close() }
             return try body(Session(document: document, decoder: decoder))

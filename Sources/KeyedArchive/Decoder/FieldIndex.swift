@@ -90,7 +90,7 @@ extension _ArchiveDecoder {
     @inline(__always)
     func charge(_ units: Int) throws {
         state.remainingObjects -= units
-        if state.remainingObjects < 0 { throw budgetExhausted() }
+        if state.remainingObjects < 0, !state.budget.nextTranche() { throw budgetExhausted() }
     }
 
     /// Charges the making of `bytes` bytes (see ``ArchiveWorkBudget/chargeMade(bytes:)``).

@@ -32,6 +32,12 @@ package enum MappedFile {
     /// - Throws: ``FileReadError`` naming the path, the step and `errno`'s reason
     ///   ("No such file or directory", "Is a directory").
     package static func contents(ofFile path: String, others: OtherFiles = .read) throws(FileReadError) -> Data {
+        try mapping(ofFile: path, others: others).data
+    }
+
+    /// ``contents(ofFile:others:)``, and whether the bytes are a mapping of the file (whose
+    /// pages ``releaseResidentPages(address:count:)`` may release) rather than memory.
+    package static func mapping(ofFile path: String, others: OtherFiles = .read) throws(FileReadError) -> (data: Data, isMapped: Bool) {
         let flags = O_RDONLY | O_CLOEXEC | (others == .refuse ? O_NONBLOCK : 0)
         var fd: Int32
         repeat { fd = open(path, flags) } while fd < 0 && errno == EINTR
@@ -46,17 +52,33 @@ package enum MappedFile {
             throw FileReadError(path: path, step: "read", code: EISDIR)
         default:
             guard others == .read else { throw FileReadError(path: path, step: "read (not a regular file)", code: EINVAL) }
-            return try readToEnd(fd, path: path)
+            return (try readToEnd(fd, path: path), false)
         }
-        guard info.st_size > 0, let size = Int(exactly: info.st_size) else { return Data() }
+        guard info.st_size > 0, let size = Int(exactly: info.st_size) else { return (Data(), false) }
         let mapped: UnsafeMutableRawPointer? = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0)
         guard let base = mapped, base != UnsafeMutableRawPointer(bitPattern: -1) else {
             // A file system that cannot map (some network and virtual ones): read it instead.
-            return try readToEnd(fd, path: path)
+            return (try readToEnd(fd, path: path), false)
         }
-        return Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in
+        return (Data(bytesNoCopy: base, count: size, deallocator: .custom { pointer, count in
             munmap(pointer, count)
-        })
+        }), true)
+    }
+
+    /// Drops this process's resident pages of a read-only file mapping (`count` bytes at
+    /// `address`, as ``mapping(ofFile:others:)`` mapped them), so that reading a large file does not
+    /// keep all of it resident at once. The mapping stays valid: a page read again is
+    /// mapped again from the page cache, with the same bytes.
+    ///
+    /// Linux counts a mapping's touched pages in the process's resident size until it is
+    /// unmapped; Apple platforms do not count clean file pages in a process's footprint,
+    /// so there it does nothing. Never call it on memory that is not such a mapping
+    /// (`MADV_DONTNEED` zeroes anonymous memory).
+    package static func releaseResidentPages(address: UInt, count: Int) {
+        #if os(Linux)
+        guard let base = UnsafeMutableRawPointer(bitPattern: address), count > 0 else { return }
+        _ = madvise(base, count, MADV_DONTNEED)
+        #endif
     }
 
     /// Everything `fd` holds, read to its end into memory (a pipe, standard input, a file

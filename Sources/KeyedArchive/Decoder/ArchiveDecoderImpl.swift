@@ -109,6 +109,7 @@ final class ArchiveDecodingState {
     func close() {
         for decoder in decoders { decoder.close() }
         decoders = []
+        for cache in keyRefCaches { cache.dropSpareContainer() }
     }
 
     /// Marks plist reference `ref` open; false when it already is (a cycle).
@@ -180,7 +181,7 @@ final class _ArchiveDecoder: Decoder {
     // MARK: - Decoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(try ArchiveKeyedDecodingContainer<Key>(decoder: self, slot: slot, path: pathNode))
+        try ArchiveKeyedDecodingContainer<Key>.handOut(decoder: self, slot: slot, path: pathNode)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -13,10 +13,10 @@ extension BinaryPropertyList {
     /// be read are skipped, as the exact check skips them. Work is bounded like the exact
     /// check's: past 16 reads per byte of the file plus 65,536, it gives up.
     ///
-    /// It runs on every property list opened, so it reads the offset table and the key
-    /// lists directly: one pass, each key reference read once, and a repeat within a
-    /// dictionary found with a second bitmap (set while the dictionary is read, cleared
-    /// after), whatever the dictionary's size.
+    /// It runs on every property list the view, the tool and the store open (the decoder
+    /// checks as it reads instead: ``DuplicateKeyLazyCheck``), so it is one pass, each key
+    /// reference read once, and a repeat within a dictionary found with a second bitmap
+    /// (set while the dictionary is read, cleared after), whatever the dictionary's size.
     func hasNoDuplicateKeys() -> Bool {
         var budget = bytes.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
         let words = (objectCount &+ 63) / 64

@@ -289,7 +289,7 @@ open class ArchiveDecoder: @unchecked Sendable {
     static func open<R>(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, file: URL?,
                         _ body: (ArchiveDocument) throws -> R) throws -> R {
         do {
-            return try PropertyListInput.read(bytes, maxDepth: maxDepth) { plist in
+            return try PropertyListInput.read(bytes, maxDepth: maxDepth, checkingKeysAsRead: true) { plist in
                 let document = try ArchiveDocument(plist: plist)
                 do { return try body(document) } catch { throw ArchiveSessionBodyError(error: error) }
             }

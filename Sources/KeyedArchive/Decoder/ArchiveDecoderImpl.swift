@@ -109,6 +109,7 @@ final class ArchiveDecodingState {
     func close() {
         for decoder in decoders { decoder.close() }
         decoders = []
+        for cache in keyRefCaches { cache.dropSpareContainer() }
     }
 
     /// Marks plist reference `ref` open; false when it already is (a cycle).
@@ -180,7 +181,7 @@ final class _ArchiveDecoder: Decoder {
     // MARK: - Decoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        KeyedDecodingContainer(try ArchiveKeyedDecodingContainer<Key>(decoder: self, slot: slot, path: pathNode))
+        try ArchiveKeyedDecodingContainer<Key>.handOut(decoder: self, slot: slot, path: pathNode)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -268,7 +269,7 @@ final class _ArchiveDecoder: Decoder {
     func isNil(_ slot: ArchiveSlot) -> Bool {
         guard case .uid(let uid) = slot else { return false }
         if uid == 0 { return true }
-        guard let ref = try? document.objectRef(uid),
+        guard let ref = try? document.objectRef(uid), plist.isDictionary(ref),
               case .dictionary(let keys, let values)? = try? plist.object(ref), keys.count == 1 else { return false }
         return (try? archivedClass(keys: keys, values: values, slot: slot, at: .root))??.name == "NSNull"
     }
@@ -337,22 +338,27 @@ final class _ArchiveDecoder: Decoder {
                 try checkClassName(of: uid, for: T.self, at: path())
             }
             let ref = try reading(slot, path()) { try document.objectRef(uid) }
-            let value = try withContainer(ref: ref, slot: slot, at: path()) { try decodeValue(T.self, from: slot, at: path()) }
+            let value = try withContainer(ref: ref, slot: slot, at: path()) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
             if isClass { state.instances[uid] = value as AnyObject }
             return value
         case .inline(let ref, _) where plist.isContainer(ref):
-            return try withContainer(ref: ref, slot: slot, at: path()) { try decodeValue(T.self, from: slot, at: path()) }
+            return try withContainer(ref: ref, slot: slot, at: path()) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
         default:
             // Inline scalars and nil go straight to the type: any type but `Optional`
             // throws `valueNotFound` for nil when it reads its value or opens a container.
-            return try decodeValue(T.self, from: slot, at: path())
+            return try decodeValue(T.self, traits: traits, from: slot, at: path())
         }
     }
 
     /// Decodes `T` from a slot that is already entered: through its Foundation layout, or `init(from:)`.
     @inline(__always)
     func decodeValue<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
-        let traits = traits(of: T.self)
+        try decodeValue(T.self, traits: traits(of: T.self), from: slot, at: path())
+    }
+
+    /// ``decodeValue(_:from:at:)`` with `T`'s traits already found.
+    @inline(__always)
+    func decodeValue<T: Decodable>(_ type: T.Type, traits: DecodableTraits, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
         if let special = traits.special {
             return try special._archiveDecode(as: T.self, from: self, slot: slot, at: path())
         }
@@ -383,7 +389,7 @@ final class _ArchiveDecoder: Decoder {
         if traits.isClass, let reference = traits.reference, case .uid(let uid) = slot, uid != 0 {
             return try decodeReferenceInPlace(reference, as: T.self, uid: uid, at: path)
         }
-        return try decodeValue(T.self, from: slot, at: path)
+        return try decodeValue(T.self, traits: traits, from: slot, at: path)
     }
 
     func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: CodingPathNode) throws -> T {

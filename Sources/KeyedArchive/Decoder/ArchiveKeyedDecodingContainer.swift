@@ -22,13 +22,25 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     @inline(__always)
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
+        let (layout, uid, keyTexts) = try Self.open(slot, decoder: decoder, path: path)
+        core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path,
+                                         keyRefs: decoder.keyRefCache(for: Key.self), keyTexts: keyTexts)
+    }
+
+    init(core: ArchiveKeyedContainerCore) {
+        self.core = core
+    }
+
+    /// The keyed value at `slot`: its layout, its object number, and the texts of an
+    /// NSDictionary's keys when they are not all plain strings.
+    @inline(__always)
+    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> (ArchiveKeyedLayout, Int, [ArchiveKeyText]?) {
         let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path)
         var keyTexts: [ArchiveKeyText]?
         if case .dictionary(let keys, _) = layout, case .texts(let texts) = try decoder.dictionaryKeys(keys, owner: uid, at: path) {
             keyTexts = texts
         }
-        core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path,
-                                         keyRefs: decoder.keyRefCache(for: Key.self), keyTexts: keyTexts)
+        return (layout, uid, keyTexts)
     }
 
     // MARK: - Finding keys
@@ -290,7 +302,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     // MARK: - Nesting
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        KeyedDecodingContainer(try ArchiveKeyedDecodingContainer<NestedKey>(decoder: decoder, slot: try require(key), path: path.appending(key)))
+        try ArchiveKeyedDecodingContainer<NestedKey>.handOut(decoder: decoder, slot: try require(key), path: path.appending(key))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
@@ -308,15 +320,18 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 }
 
 /// The state of an ``ArchiveKeyedDecodingContainer``, whatever its Key type.
+///
+/// Its fields change only when a container that nobody holds any more is handed out again
+/// for another object (see `KeyedContainerReuse.swift`).
 final class ArchiveKeyedContainerCore {
-    let decoder: _ArchiveDecoder
-    let layout: ArchiveKeyedLayout
-    let uid: Int
-    let path: CodingPathNode
+    @exclusivity(unchecked) var decoder: _ArchiveDecoder
+    @exclusivity(unchecked) var layout: ArchiveKeyedLayout
+    @exclusivity(unchecked) var uid: Int
+    @exclusivity(unchecked) var path: CodingPathNode
     /// The key strings' references this Key type matched before (see `KeyRefCache`).
     let keyRefs: KeyRefCache
     /// The texts of an NSDictionary's keys when they are not all plain strings.
-    let keyTexts: [ArchiveKeyText]?
+    @exclusivity(unchecked) var keyTexts: [ArchiveKeyText]?
 
     init(decoder: _ArchiveDecoder, layout: ArchiveKeyedLayout, uid: Int, path: CodingPathNode, keyRefs: KeyRefCache,
          keyTexts: [ArchiveKeyText]?) {

@@ -196,9 +196,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let container = try ArchiveKeyedDecodingContainer<NestedKey>(decoder: decoder, slot: try nextSlot(type), path: nextPath)
+        let container = try ArchiveKeyedDecodingContainer<NestedKey>.handOut(decoder: decoder, slot: try nextSlot(type), path: nextPath)
         currentIndex += 1
-        return KeyedDecodingContainer(container)
+        return container
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {

@@ -15,11 +15,18 @@ extension _ArchiveDecoder {
     /// The date `seconds` after 2001-01-01; `DecodingError.dataCorrupted` when `seconds` is
     /// NaN or infinite (no point in time, and a `Date` Foundation traps on when printing it).
     /// Every date the decoder returns passes through here.
-    func finiteDate(sinceReferenceDate seconds: Double, slot: ArchiveSlot, at path: CodingPathNode) throws -> Date {
+    /// (The path is built only for the error: a date is a leaf on the hot path.)
+    @inline(__always)
+    func finiteDate(sinceReferenceDate seconds: Double, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Date {
         guard let date = Date(finiteSecondsSinceReferenceDate: seconds) else {
-            throw corrupted(at: path, slot: slot, "the date's time is \(seconds), not a finite number of seconds")
+            throw nonFiniteDate(seconds, slot: slot, at: path())
         }
         return date
+    }
+
+    @inline(never)
+    private func nonFiniteDate(_ seconds: Double, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
+        corrupted(at: path, slot: slot, "the date's time is \(seconds), not a finite number of seconds")
     }
 
     private func decodeDateWithStrategyUnchecked(from slot: ArchiveSlot, at path: CodingPathNode) throws -> Date {

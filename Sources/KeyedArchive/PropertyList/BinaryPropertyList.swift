@@ -14,9 +14,11 @@ import Foundation
 package struct BinaryPropertyList: Sendable {
     /// The file's bytes, borrowed from their owner (see ``PropertyListBytes``).
     let bytes: PropertyListBytes
-    /// The owner of ``bytes`` when this property list made its own copy (``init(_:)``);
-    /// `nil` when they are borrowed.
-    private let copy: PropertyListBytesCopy?
+    /// What this property list owns: its own copy of ``bytes`` (``init(_:)``) and the
+    /// report of repeated keys. `nil` for a borrowed property list without repeated keys
+    /// (the decoder's, almost always): the decoder copies its property list on hot paths,
+    /// and a copy with no reference to count is a plain copy of its bytes.
+    private var owner: PropertyListOwner?
     /// Width in bytes of each offset-table entry (1…8).
     let offsetSize: Int
     /// Width in bytes of each object reference (1…8).
@@ -29,7 +31,15 @@ package struct BinaryPropertyList: Sendable {
     let offsetTableStart: Int
     /// The keys that dictionaries held more than once, when this property list was made by
     /// ``resolvingDuplicateKeys(keepingFirst:)`` (which drops the extra entries).
-    var duplicateKeys: [PropertyListDuplicateKey] = []
+    var duplicateKeys: [PropertyListDuplicateKey] {
+        get { owner?.duplicateKeys ?? [] }
+        set { owner = PropertyListOwner(copy: owner?.copy, duplicateKeys: newValue) }
+    }
+    /// The check of each dictionary as it is first parsed, when duplicate keys are checked
+    /// as the file is read (see ``DuplicateKeyLazyCheck``). Not counted: it lives as long as
+    /// the borrowed bytes do (``PropertyListInput`` keeps it during the read), and a
+    /// property list is never used past them (a decoder kept longer reads ``none``).
+    unowned(unsafe) var lazyKeyCheck: DuplicateKeyLazyCheck?
 
     /// Validates the header and trailer of `bytes`, borrowed: the result must not outlive
     /// them (see ``PropertyListInput``).
@@ -58,7 +68,7 @@ package struct BinaryPropertyList: Sendable {
 
     private init() {
         bytes = .none
-        copy = nil
+        owner = nil
         offsetSize = 1
         refSize = 1
         objectCount = 0
@@ -69,7 +79,7 @@ package struct BinaryPropertyList: Sendable {
     /// Validates the header and trailer of `bytes`.
     private init(bytes: PropertyListBytes, copy: PropertyListBytesCopy?) throws {
         self.bytes = bytes
-        self.copy = copy
+        owner = copy.map { PropertyListOwner(copy: $0, duplicateKeys: []) }
         let trailerSize = 32
         guard bytes.count >= 8 + 1 + trailerSize else {
             throw PropertyListError("binary property list is truncated: \(bytes.count) bytes is shorter than a header and trailer")
@@ -216,6 +226,14 @@ package struct BinaryPropertyList: Sendable {
         }
     }
 
+    /// Whether object `ref` is a dictionary (false when `ref` is out of range): a marker
+    /// read, no parse.
+    @inline(__always)
+    func isDictionary(_ ref: Int) -> Bool {
+        guard let start = checkedOffset(of: ref) else { return false }
+        return bytes[start] >> 4 == 0xD
+    }
+
     /// Parses the marker of object `ref` and returns its shallow form.
     func object(_ ref: Int) throws -> Object {
         let start = try offset(of: ref)
@@ -269,8 +287,9 @@ package struct BinaryPropertyList: Sendable {
             guard count <= (end - body) / refSize / 2 else {
                 throw Self.failure(ref) { "\(count) dictionary entries run past the object area" }
             }
-            return .dictionary(keys: RefList(start: body, count: count),
-                               values: RefList(start: body + count * refSize, count: count))
+            let keys = RefList(start: body, count: count)
+            if let lazyKeyCheck { try lazyKeyCheck.check(ref, keys: keys, in: self) }
+            return .dictionary(keys: keys, values: RefList(start: body + count * refSize, count: count))
         default:
             throw Self.failure(ref) { "unknown marker 0x\(String(marker, radix: 16))" }
         }

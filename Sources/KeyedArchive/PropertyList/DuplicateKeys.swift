@@ -6,10 +6,12 @@ import Foundation
 // "add if absent" semantics, and `NSKeyedUnarchiver` finds a key by scanning the keys in
 // order), an XML property list keeps the LAST (its parser sets each entry in document
 // order). Every reader in the package follows that rule because it is applied once, where
-// a property list is opened (`ArchiveDocument.binaryPropertyList(from:maxDepth:)`): the
-// dictionaries that hold duplicates are rewritten without the entries CoreFoundation drops,
-// so typed decoding, the view, `render()`, `json`, `dump` and `convert` all see one entry
-// per key, and `verify` reports what was dropped.
+// a property list is opened (`PropertyListInput.read`): the dictionaries that hold
+// duplicates are rewritten without the entries CoreFoundation drops, so typed decoding, the
+// view, `render()`, `json`, `dump` and `convert` all see one entry per key, and `verify`
+// reports what was dropped. (The decoder proves "no repeat" per dictionary as it reads a
+// binary file, `DuplicateKeyLazyCheck`, and reads the file again through this rewrite when
+// it cannot.)
 
 /// One key that a dictionary of a property list holds more than once.
 package struct PropertyListDuplicateKey: Sendable, Hashable {

@@ -12,12 +12,19 @@ extension BinaryPropertyList {
     /// their strings (every Apple writer, and ours) pass both steps. Dictionaries that cannot
     /// be read are skipped, as the exact check skips them. Work is bounded like the exact
     /// check's: past 16 reads per byte of the file plus 65,536, it gives up.
+    ///
+    /// It runs on every property list the view, the tool and the store open (the decoder
+    /// checks as it reads instead: ``DuplicateKeyLazyCheck``), so it is one pass, each key
+    /// reference read once, and a repeat within a dictionary found with a second bitmap
+    /// (set while the dictionary is read, cleared after), whatever the dictionary's size.
     func hasNoDuplicateKeys() -> Bool {
         var budget = bytes.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
-        var isKey = [UInt64](repeating: 0, count: (objectCount &+ 63) / 64)
-        var sorted: [Int] = []
+        let words = (objectCount &+ 63) / 64
+        var isKey = [UInt64](repeating: 0, count: words)
+        var inDictionary = [UInt64](repeating: 0, count: words)
         let refSize = self.refSize
-        for ref in 0..<objectCount {
+        let objectCount = UInt64(self.objectCount)
+        for ref in 0..<self.objectCount {
             guard let start = checkedOffset(of: ref) else { continue }
             let marker = bytes[start]
             // Dictionaries of two or more entries (0xD2…0xDF).
@@ -26,27 +33,25 @@ extension BinaryPropertyList {
             else { continue }
             budget -= keys.count
             if budget < 0 { return false }
-            if keys.count <= 16 {
-                // Small dictionaries (almost all): pairwise, no allocation.
-                for i in 0..<keys.count {
-                    let raw = Self.readBigEndian(bytes, at: keys.start + i * refSize, size: refSize)
-                    guard raw < UInt64(objectCount) else { return false }
-                    for j in 0..<i where Self.readBigEndian(bytes, at: keys.start + j * refSize, size: refSize) == raw {
-                        return false
-                    }
-                    isKey[Int(raw) >> 6] |= 1 << UInt64(raw & 63)
-                }
-            } else {
-                sorted.removeAll(keepingCapacity: true)
-                for i in 0..<keys.count {
-                    let raw = Self.readBigEndian(bytes, at: keys.start + i * refSize, size: refSize)
-                    guard raw < UInt64(objectCount) else { return false }
-                    sorted.append(Int(raw))
-                    isKey[Int(raw) >> 6] |= 1 << UInt64(raw & 63)
-                }
-                sorted.sort()
-                for i in 1..<sorted.count where sorted[i] == sorted[i - 1] { return false }
+            var position = keys.start
+            var repeated = false
+            for _ in 0..<keys.count {
+                let raw = Self.readBigEndian(bytes, at: position, size: refSize)
+                position += refSize
+                guard raw < objectCount else { repeated = true; break }
+                let word = Int(raw >> 6), bit: UInt64 = 1 << (raw & 63)
+                if inDictionary[word] & bit != 0 { repeated = true; break }
+                inDictionary[word] |= bit
+                isKey[word] |= bit
             }
+            // Clear this dictionary's marks (the ones set before a repeat, too).
+            position = keys.start
+            for _ in 0..<keys.count {
+                let raw = Self.readBigEndian(bytes, at: position, size: refSize)
+                position += refSize
+                if raw < objectCount { inDictionary[Int(raw >> 6)] = 0 }
+            }
+            if repeated { return false }
         }
         // Distinct key objects must have distinct texts.
         var texts = Set<String>()

@@ -115,10 +115,30 @@ package enum PropertyListInput {
 
     /// The same over bytes the caller keeps valid during the call
     /// (a memory-mapped file's, say).
-    package static func read<R>(_ bytes: UnsafeRawBufferPointer, maxDepth: Int,
+    ///
+    /// With `checkingKeysAsRead`, a binary property list's dictionaries are checked for
+    /// repeated keys as `body` first parses each one (``DuplicateKeyLazyCheck``), instead of
+    /// all of them before `body` runs: for a reader that visits what it needs once (the
+    /// decoder). When a dictionary may repeat a key, `body` is run again over the property
+    /// list with repeated keys resolved, whatever the first run returned or threw; so `body`
+    /// sees the same entries either way.
+    package static func read<R>(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, checkingKeysAsRead: Bool = false,
                                 _ body: (BinaryPropertyList) throws -> R) throws -> R {
         switch InputKind(sniffing: bytes) {
         case .binaryPropertyList:
+            if checkingKeysAsRead {
+                var plist = try BinaryPropertyList(borrowing: bytes)
+                let check = DuplicateKeyLazyCheck(objectCount: plist.objectCount, byteCount: bytes.count)
+                plist.lazyKeyCheck = check
+                do {
+                    let result = try withExtendedLifetime(check) { try body(plist) }
+                    if !check.suspected { return result }
+                } catch where !check.suspected {
+                    throw error
+                } catch {
+                    // A dictionary may repeat a key: what this run threw is not the answer.
+                }
+            }
             return try BinaryPropertyList(borrowing: bytes).resolvingDuplicateKeys(keepingFirst: true, body)
         // Straight into a binary property list, with no tree in between.
         case .xmlPropertyList, .markup:

@@ -100,6 +100,18 @@ struct PropertyListBytes: @unchecked Sendable {
     }
 }
 
+/// What a ``BinaryPropertyList`` owns, when it owns anything: a copy of its bytes, and the
+/// keys that its dictionaries repeated (see ``BinaryPropertyList/resolvingDuplicateKeys(keepingFirst:_:)``).
+final class PropertyListOwner: Sendable {
+    let copy: PropertyListBytesCopy?
+    let duplicateKeys: [PropertyListDuplicateKey]
+
+    init(copy: PropertyListBytesCopy?, duplicateKeys: [PropertyListDuplicateKey]) {
+        self.copy = copy
+        self.duplicateKeys = duplicateKeys
+    }
+}
+
 /// Bytes copied into memory of their own, for a ``BinaryPropertyList`` that must own them.
 final class PropertyListBytesCopy: @unchecked Sendable {
     // @unchecked: written once in init, then only read.

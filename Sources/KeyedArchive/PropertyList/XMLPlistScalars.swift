@@ -110,33 +110,17 @@ enum XMLPlistDecimal {
     /// `[+-]? (digits [. digits?] | . digits) ([eE] [+-]? digits)?`, or `nan`, `inf`,
     /// `infinity` (any case, optional sign); nil when `s` (trimmed, not empty) is none of
     /// these. The grammar is checked here because `Double.init(_: String)` also accepts hex
-    /// floats and `nan(...)` payloads. Shared by both readers.
+    /// floats and `nan(...)` payloads. Shared by both readers. One pass over the text checks
+    /// the grammar and gathers the digits (``scan(_:)``).
     static func real(_ s: XMLPlistBytes) -> Double? {
-        var k = 0
-        guard k < s.count else { return nil }
-        let negative = readSign(s, at: &k)
-        let body = s.slice(k..<s.count)
-        if let special = specialReal(body) {
+        guard s.count > 0 else { return nil }
+        let scanned = scan(s)
+        guard scanned.valid else {
+            guard let special = specialReal(s.slice(scanned.signLength..<s.count)) else { return nil }
             if special.isNaN { return .nan }
-            return negative ? -special : special
+            return scanned.negative ? -special : special
         }
-        var intDigits = 0
-        while k < s.count && XMLByte.isDigit(s[k]) { k += 1; intDigits += 1 }
-        var fracDigits = 0
-        if k < s.count && s[k] == XMLByte.dot {
-            k += 1
-            while k < s.count && XMLByte.isDigit(s[k]) { k += 1; fracDigits += 1 }
-        }
-        var valid = intDigits + fracDigits > 0
-        if valid && k < s.count && (s[k] == XMLByte.lowerE || s[k] == XMLByte.upperE) {
-            k += 1
-            if k < s.count && (s[k] == XMLByte.dash || s[k] == XMLByte.plus) { k += 1 }
-            var expDigits = 0
-            while k < s.count && XMLByte.isDigit(s[k]) { k += 1; expDigits += 1 }
-            valid = expDigits > 0
-        }
-        guard valid, k == s.count else { return nil }
-        if let exact = exactDecimal(s) { return exact }
+        if let exact = exactDecimal(scanned) { return exact }
         return Double(s.string)
     }
 
@@ -152,48 +136,95 @@ enum XMLPlistDecimal {
         return nil
     }
 
-    /// A real already checked against the grammar, read without an intermediate string
-    /// when it has at most 19 significant digits, correctly rounded as `Double(String)` rounds
-    /// it; nil when it needs `Double(String)`. With at most 15 digits and a small exponent the
-    /// digits and the power of ten are both exact doubles, so one multiplication or division
-    /// rounds correctly (Clinger's fast path); otherwise ``EiselLemire`` decides most cases.
-    static func exactDecimal(_ s: XMLPlistBytes) -> Double? {
-        var k = 0
-        let negative = readSign(s, at: &k)
+    /// What one pass over a real's text finds.
+    struct Scan {
+        /// Whether the whole text is a decimal real (the grammar above, specials aside).
+        var valid = false
+        var negative = false
+        /// 1 when the text starts with a sign.
+        var signLength = 0
+        /// The significant digits (the first 19 of them) as an integer, how many there are
+        /// (leading zeros not counted), and the power of ten that scales them.
         var mantissa: UInt64 = 0
         var digits = 0
         var scale = 0
+        /// An exponent too large to add up (it went past 999 with digits still to come).
+        var exponentTooLarge = false
+    }
+
+    /// One pass over `s`: the grammar, the digits and the scale.
+    @inline(__always)
+    static func scan(_ s: XMLPlistBytes) -> Scan {
+        var result = Scan()
+        let count = s.count
+        var k = 0
+        result.negative = readSign(s, at: &k)
+        result.signLength = k
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var bodyDigits = 0
+        var scale = 0
         var seenDot = false
-        while k < s.count {
-            let c = s[k]
-            if c == XMLByte.dot { seenDot = true; k += 1; continue }
+        while k < count {
+            let c = s[k]  // k < count
+            if c == XMLByte.dot {
+                guard !seenDot else { break }
+                seenDot = true
+                k += 1
+                continue
+            }
             guard XMLByte.isDigit(c) else { break }
             if mantissa != 0 || c != XMLByte.zero { digits += 1 }
-            // 19 digits stay below 10^19 < 2^64: no overflow.
-            guard digits <= 19 else { return nil }
-            mantissa = mantissa &* 10 &+ UInt64(c &- XMLByte.zero)
+            // 19 digits stay below 10^19 < 2^64: no overflow (more need `Double(String)`).
+            if digits <= 19 { mantissa = mantissa &* 10 &+ UInt64(c &- XMLByte.zero) }
             if seenDot { scale -= 1 }
+            bodyDigits += 1
             k += 1
         }
-        if k < s.count {
-            // An exponent (the grammar check guarantees `[eE][+-]?digits` here).
+        var valid = bodyDigits > 0
+        if valid && k < count && (s[k] == XMLByte.lowerE || s[k] == XMLByte.upperE) {
             k += 1
             var negativeExponent = false
-            if s[k] == XMLByte.dash || s[k] == XMLByte.plus {
+            if k < count && (s[k] == XMLByte.dash || s[k] == XMLByte.plus) {
                 negativeExponent = s[k] == XMLByte.dash
                 k += 1
             }
             var exponent = 0
-            while k < s.count {
-                guard exponent < 1_000 else { return nil }  // far outside the fast path; stops overflow
-                exponent = exponent * 10 + Int(s[k] &- XMLByte.zero)
+            var exponentDigits = 0
+            while k < count, XMLByte.isDigit(s[k]) {
+                // Far outside the fast paths past 999; stops overflow.
+                if exponent >= 1_000 { result.exponentTooLarge = true } else { exponent = exponent * 10 + Int(s[k] &- XMLByte.zero) }
+                exponentDigits += 1
                 k += 1
             }
+            valid = exponentDigits > 0
             scale += negativeExponent ? -exponent : exponent
         }
+        result.valid = valid && k == count
+        result.mantissa = mantissa
+        result.digits = digits
+        result.scale = scale
+        return result
+    }
+
+    /// A real already checked against the grammar, read without an intermediate string
+    /// when it has at most 19 significant digits, correctly rounded as `Double(String)` rounds
+    /// it; nil when it needs `Double(String)`.
+    static func exactDecimal(_ s: XMLPlistBytes) -> Double? {
+        exactDecimal(scan(s))
+    }
+
+    /// The value of a scanned real with at most 19 significant digits, or nil. With at most
+    /// 15 digits and a small exponent the digits and the power of ten are both exact doubles,
+    /// so one multiplication or division rounds correctly (Clinger's fast path); otherwise
+    /// ``EiselLemire`` decides most cases.
+    @inline(__always)
+    static func exactDecimal(_ scanned: Scan) -> Double? {
+        guard scanned.digits <= 19, !scanned.exponentTooLarge else { return nil }
+        let mantissa = scanned.mantissa, scale = scanned.scale, negative = scanned.negative
         if mantissa == 0 { return negative ? -0.0 : 0.0 }
         // 15 digits stay below 10^15 < 2^53: every such mantissa is an exact double.
-        guard digits <= 15, scale >= -22, scale <= 22 else {
+        guard scanned.digits <= 15, scale >= -22, scale <= 22 else {
             guard let magnitude = EiselLemire.double(significand: mantissa, exponent10: scale) else { return nil }
             return negative ? -magnitude : magnitude
         }
@@ -201,7 +232,6 @@ enum XMLPlistDecimal {
         let magnitude = scale < 0 ? Double(mantissa) / powers[-scale] : Double(mantissa) * powers[scale]
         return negative ? -magnitude : magnitude
     }
-
 }
 
 /// The text of a `<date>`, read without an intermediate string (shared by both readers).

@@ -107,29 +107,34 @@ protocol XMLPlistDocumentWriter {
 /// exactly the counted size, which becomes the result without a copy.
 enum XMLPlistDocument {
     static func bytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> [UInt8] {
-        let total = size(of: writer)
+        let (total, reals) = size(of: writer)
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
-            initialized = fill(UnsafeMutableBufferPointer(rebasing: buffer[0..<total]), with: writer)
+            initialized = fill(UnsafeMutableBufferPointer(rebasing: buffer[0..<total]), with: writer, reals: reals)
         }
     }
 
     static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
-        var data = Data(count: size(of: writer))
+        let (total, reals) = size(of: writer)
+        var data = Data(count: total)
         data.withUnsafeMutableBytes { raw in
-            _ = fill(raw.bindMemory(to: UInt8.self), with: writer)
+            _ = fill(raw.bindMemory(to: UInt8.self), with: writer, reals: reals)
         }
         return data
     }
 
-    private static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer) -> Int {
+    /// The document's size, and the texts of its reals for the writing pass.
+    private static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer) -> (count: Int, reals: XMLPlistRealTexts) {
         var counter = XMLPlistOutput(XMLPlistByteCounter())
         writer.write(into: &counter)
-        return counter.sink.count
+        var reals = counter.reals
+        reals.startReplay()
+        return (counter.sink.count, reals)
     }
 
     /// Writes the document into `buffer` (its counted size); returns the bytes written.
-    private static func fill<Writer: XMLPlistDocumentWriter>(_ buffer: UnsafeMutableBufferPointer<UInt8>, with writer: Writer) -> Int {
-        var output = XMLPlistOutput(XMLPlistBufferSink(buffer))
+    private static func fill<Writer: XMLPlistDocumentWriter>(_ buffer: UnsafeMutableBufferPointer<UInt8>, with writer: Writer,
+                                                            reals: XMLPlistRealTexts) -> Int {
+        var output = XMLPlistOutput(XMLPlistBufferSink(buffer), reals: reals)
         writer.write(into: &output)
         assert(output.sink.isComplete, "the XML writer's passes disagree on the document's size")
         return output.sink.position
@@ -143,9 +148,12 @@ enum XMLPlistDocument {
 /// both write the same bytes for the same value.
 struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     var sink: Sink
+    /// The reals' texts, kept by the counting pass for the writing pass.
+    private(set) var reals: XMLPlistRealTexts
 
-    init(_ sink: Sink) {
+    init(_ sink: Sink, reals: XMLPlistRealTexts = XMLPlistRealTexts()) {
         self.sink = sink
+        self.reals = reals
     }
 
     // MARK: Pieces
@@ -274,7 +282,7 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     /// XML has no 4-byte real: a `Float` is written as the `Double` it widens to.
     @inline(__always)
     mutating func real(_ value: Double, indent level: Int) {
-        let text = XMLPlistRealText(value)
+        let text = reals.text(of: value)
         text.withBytes { text in
             line(level, "<real>", text.count, "</real>\n") { $0.bytes(text) }
         }

@@ -37,6 +37,10 @@ struct XMLFastReaderTests {
         "<dict><key>b</key><dict><key>CF$UID</key><integer>1</integer></dict><key>a</key><array><dict/></array></dict>",
         "<string>K</string>",
         "<integer>5</integer>",
+        // Whitespace runs of every length around eight, of all four whitespace bytes.
+        "<array>\n \t\r\n\t\t\t\t\t\t\t\t\t\t<true/>\r\n\t\t\t\t\t\t\t\t \t<false/>                 <true/>\t\t\t\t\t\t\t<false/></array>",
+        "<array><string>an ASCII string longer than eight bytes</string><string>é, then a longer non-ASCII string ü</string></array>",
+        "<array><real>0.12345678901234567890123</real><real>1e1000</real><real>1.5E+3</real><real>-.5e-3</real><real>+0.0</real><real>-0</real><real>1e-400</real><real>123456789012345678</real></array>",
     ]
 
     @Test(arguments: fastCases)
@@ -90,6 +94,13 @@ struct XMLFastReaderTests {
         "<array><integer>1</integer></dict>",
         "<array><integer>1x</integer></array>",
         "<array><real>1e</real></array>",
+        "<array><real>1e+</real></array>",
+        "<array><real>1.2.3</real></array>",
+        "<array><real>.</real></array>",
+        "<array><real>-</real></array>",
+        "<array><real>1e5x</real></array>",
+        "<array>\t\t\t\t\t\t\t\t\u{0B}<true/></array>",
+        "<array>\n\t\t\u{0C}\t\t\t\t\t\t\t<true/></array>",
         "<array><date>2001-02-30T00:00:00Z</date></array>",
         "<array><data>A</data></array>",
         "<array><true></true></array>",

@@ -1,0 +1,46 @@
+/// The texts of the reals an XML document writes, made once: the counting pass of
+/// ``XMLPlistDocument`` formats each real (most of what writing a real costs) and keeps its
+/// text here, and the writing pass copies the kept text instead of formatting the real again.
+///
+/// The writing pass asks for the reals in the order the counting pass kept them (the
+/// document writer writes the same value twice); each kept text carries the real's bits, and
+/// a real that does not match the next kept one is formatted afresh, so the text is always
+/// the real's own. Memory: the texts (at most 24 bytes each) and 16 bytes per real, about a
+/// fifth of what the reals' lines take in the document.
+struct XMLPlistRealTexts {
+    /// The texts, back to back.
+    private var texts: [UInt8] = []
+    /// Per real, in document order: its bits and where its text ends in `texts`.
+    private var bits: [UInt64] = []
+    private var ends: [Int] = []
+    /// Whether texts are being kept (counting pass) or given back (writing pass).
+    private var replaying = false
+    /// The next kept real to give back.
+    private var next = 0
+
+    /// Switches from keeping texts to giving them back, from the first.
+    mutating func startReplay() {
+        replaying = true
+        next = 0
+    }
+
+    /// The text of `value` (``XMLPlistRealText``).
+    @inline(__always)
+    mutating func text(of value: Double) -> XMLPlistRealText {
+        let pattern = value.bitPattern
+        if replaying {
+            let index = next
+            guard index < bits.count, bits[index] == pattern else { return XMLPlistRealText(value) }
+            next = index + 1
+            let start = index == 0 ? 0 : ends[index - 1]
+            let end = ends[index]
+            // Bounds: 0 <= start <= end <= texts.count, as they were appended below.
+            return texts.withUnsafeBytes { XMLPlistRealText(value, kept: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+        }
+        let text = XMLPlistRealText(value)
+        text.withBytes { texts.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }  // a typed buffer: one copy
+        bits.append(pattern)
+        ends.append(texts.count)
+        return text
+    }
+}

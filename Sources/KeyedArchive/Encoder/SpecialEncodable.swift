@@ -179,7 +179,7 @@ func archiveSortedOrder<T: Encodable>(_ items: [T], userInfo: [CodingUserInfoKey
 /// first sorts first), and only strings that share them are compared as strings. Nil when
 /// a string is not all ASCII (then `<` itself sorts them).
 private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
-    var keys: [(high: UInt64, low: UInt64, index: Int)] = []
+    var keys: [ASCIIPrefixKey] = []
     keys.reserveCapacity(strings.count)
     for (index, string) in strings.enumerated() {
         var string = string
@@ -198,11 +198,7 @@ private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
         guard let prefix else { return nil }
         keys.append((prefix.high, prefix.low, index))
     }
-    keys.sort { a, b in
-        if a.high != b.high { return a.high < b.high }
-        if a.low != b.low { return a.low < b.low }
-        return strings[a.index] < strings[b.index]
-    }
+    sortASCIIPrefixKeys(&keys, strings: strings)
     return keys.map(\.index)
 }
 

@@ -492,7 +492,7 @@ struct ArchiveBinaryWriter {
         let ref = beginScalar(size: BinaryPlistEncoding.markerSize(count: bytes.count) + bytes.count)
         if writing {
             BinaryPlistEncoding.putMarker(0x40, count: bytes.count, into: &scalars)
-            for byte in bytes { scalars.put(byte) }
+            bytes.withUnsafeBufferPointer { scalars.put(bytes: $0) }
         }
         return ref
     }

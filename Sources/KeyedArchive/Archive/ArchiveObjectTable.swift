@@ -111,6 +111,11 @@ final class ArchiveObjectTable {
         return stringUIDs.uid(for: value) { appendEntry(.string, index) }
     }
 
+    /// Makes room for `count` more strings (see ``StringUIDTable/reserve(_:)``).
+    func reserveStrings(_ count: Int) {
+        stringUIDs.reserve(count)
+    }
+
     func integer(_ value: Int64) -> Int32 {
         let key = UInt64(bitPattern: value)
         if let uid = integerUIDs.ref(for: key) { return Int32(truncatingIfNeeded: uid) }

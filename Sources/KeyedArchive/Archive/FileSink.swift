@@ -22,6 +22,14 @@ struct FileSink: BinaryPlistSink {
         position += 1
     }
 
+    /// One copy; the bytes at the old position were counted by the first pass (see above).
+    @inline(__always)
+    mutating func put(bytes: UnsafeBufferPointer<UInt8>) {
+        guard let source = bytes.baseAddress, let target = buffer.baseAddress else { return }
+        (target + position).update(from: source, count: bytes.count)
+        position += bytes.count
+    }
+
     /// As the protocol's, with the position moved once: the `size` bytes at the old
     /// position were counted by the first pass like every other (see above).
     @inline(__always)

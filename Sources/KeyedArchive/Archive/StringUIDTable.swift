@@ -95,9 +95,19 @@ struct StringUIDTable {
         }
     }
 
-    private mutating func grow() {
+    /// Makes room for `additional` more strings at once, so that storing many new strings
+    /// (a large dictionary's keys) does not grow the table step by step, moving every
+    /// string stored so far each time. Changes nothing that is stored or found.
+    mutating func reserve(_ additional: Int) {
+        guard !released, additional > 0 else { return }
+        var size = slots.count
+        while (count + additional) * 4 > size * 3 { size *= 2 }
+        if size > slots.count { grow(to: size) }
+    }
+
+    private mutating func grow(to newSize: Int? = nil) {
         let oldSlots = slots
-        let size = slots.count * 2
+        let size = newSize ?? slots.count * 2
         slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         for old in oldSlots where old.position != Self.empty {

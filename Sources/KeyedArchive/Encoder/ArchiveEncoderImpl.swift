@@ -93,7 +93,8 @@ final class _ArchiveEncoder: Encoder {
         // checks (conformance lookups, the encoder's largest fixed cost per object).
         let typeKey = UInt64(UInt(bitPattern: ObjectIdentifier(T.self)))
         if table.plainValueTypes.ref(for: typeKey) != nil {
-            return try boxComposite(value, at: path())
+            // Its dynamic type is `T` (see below): no lookup of it.
+            return try boxComposite(value, of: T.self, at: path())
         }
         if let special = value as? any _ArchiveSpecialEncodable {
             return try special._archiveEncode(with: self, at: path())
@@ -101,7 +102,7 @@ final class _ArchiveEncoder: Encoder {
         guard type(of: value) is AnyClass else {
             // Only when the static type is the dynamic one (not an existential).
             if ObjectIdentifier(type(of: value)) == ObjectIdentifier(T.self) { table.plainValueTypes.insert(typeKey, 0) }
-            return try boxComposite(value, at: path())
+            return try boxComposite(value, of: type(of: value), at: path())
         }
         // Class instances keep their identity: written once, referenced by UID after that.
         let object = value as AnyObject
@@ -112,7 +113,7 @@ final class _ArchiveEncoder: Encoder {
         let isReference = isReferenceClass(value)
         guard table.instancesInProgress.insert(id).inserted else { throw cycleError(value, isReference: isReference, at: path()) }
         table.retainedInstances.append(object)
-        let uid = try boxComposite(value, at: path(), reference: isReference ? id : nil)
+        let uid = try boxComposite(value, of: type(of: value), at: path(), reference: isReference ? id : nil)
         table.instancesInProgress.remove(id)
         table.instanceUIDs[id] = uid
         return uid
@@ -138,16 +139,18 @@ final class _ArchiveEncoder: Encoder {
     }
 
     /// Runs `value.encode(to: self)` with a fresh target and returns what it produced.
+    /// `dynamicType`: `value`'s dynamic type (its class entry names a keyed object).
     /// `reference`: the ``ArchiveReferenceDecodable`` instance `value` is, recorded with
     /// the UID of the first container it opens (see `opened(_:)`).
-    private func boxComposite<T: Encodable>(_ value: T, at path: CodingPathNode, reference: ObjectIdentifier? = nil) throws -> Int32 {
+    private func boxComposite<T: Encodable>(_ value: T, of dynamicType: Any.Type, at path: CodingPathNode,
+                                            reference: ObjectIdentifier? = nil) throws -> Int32 {
         let savedTarget = target
         let savedPath = pathNode
         let savedType = valueType
         let savedReference = pendingReference
         target = .none
         pathNode = path
-        valueType = type(of: value)
+        valueType = dynamicType
         pendingReference = reference
         defer {
             target = savedTarget

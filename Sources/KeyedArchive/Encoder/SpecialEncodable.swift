@@ -179,7 +179,7 @@ func archiveSortedOrder<T: Encodable>(_ items: [T], userInfo: [CodingUserInfoKey
 /// first sorts first), and only strings that share them are compared as strings. Nil when
 /// a string is not all ASCII (then `<` itself sorts them).
 private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
-    var keys: [(high: UInt64, low: UInt64, index: Int)] = []
+    var keys: [ASCIIPrefixKey] = []
     keys.reserveCapacity(strings.count)
     for (index, string) in strings.enumerated() {
         var string = string
@@ -198,11 +198,7 @@ private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
         guard let prefix else { return nil }
         keys.append((prefix.high, prefix.low, index))
     }
-    keys.sort { a, b in
-        if a.high != b.high { return a.high < b.high }
-        if a.low != b.low { return a.low < b.low }
-        return strings[a.index] < strings[b.index]
-    }
+    sortASCIIPrefixKeys(&keys, strings: strings)
     return keys.map(\.index)
 }
 
@@ -239,10 +235,11 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 }
 
 /// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
-/// gathers keys and values, and the values are stored in key order. For `Int` values the
-/// uniquing table's slots of the next batch are touched first (see
-/// ``ArchiveObjectTable/prepare(_:in:)``), so their cache misses overlap. The output is the
-/// same, byte for byte, as storing each entry in turn.
+/// gathers keys and values, and a second puts them in key order (its reads do not wait on
+/// each other, so their cache misses overlap; storing the entries does not wait on them
+/// then). For `Int` values the uniquing table's slots of the next batch are touched first
+/// (see ``ArchiveObjectTable/prepare(_:in:)``), so their cache misses overlap too. The
+/// output is the same, byte for byte, as storing each entry in turn.
 private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,
                                                     at base: CodingPathNode) throws -> Int32 {
     var keys: [String] = [], values: [V] = []
@@ -253,13 +250,23 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
         values.append(value)
     }
     let order = try archiveSortedOrder(keys, userInfo: encoder.userInfo)
+    keys = order.map { keys[$0] }
+    values = order.map { values[$0] }
     let made = encoder.makeObject(kind: .dictionary)
     let table = encoder.table
+    // Distinct keys: at most this many new strings.
+    table.reserveStrings(keys.count)
     let batch = 16
-    for (position, index) in order.enumerated() {
-        if V.self == Int.self, position % batch == 0 {
+    let storedBefore = table.numberCount(in: .integers)
+    for index in keys.indices {
+        // As for arrays of numbers (`boxNumbers`): when the first values are mostly new
+        // numbers, room for the rest is made at once.
+        if V.self == Int.self, index == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
+            table.reserveNumbers(keys.count - index, in: .integers)
+        }
+        if V.self == Int.self, index % batch == 0 {
             let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
-            table.prepare(order[position..<Swift.min(position + batch, order.count)].lazy.map { UInt64(bitPattern: Int64(ints[$0])) },
+            table.prepare(ints[index..<Swift.min(index + batch, ints.count)].lazy.map { UInt64(bitPattern: Int64($0)) },
                           in: .integers)
         }
         let key = keys[index]

@@ -7,6 +7,8 @@ protocol BinaryPlistSink {
     /// `value`'s low `size` bytes, most significant first (see
     /// ``BinaryPlistEncoding/putBigEndian(_:size:into:)``).
     mutating func putBigEndian(_ value: UInt64, size: Int)
+    /// Every byte of `bytes`, in order.
+    mutating func put(bytes: UnsafeBufferPointer<UInt8>)
 }
 
 extension BinaryPlistSink {
@@ -38,6 +40,9 @@ extension BinaryPlistSink {
 extension Array: BinaryPlistSink where Element == UInt8 {
     @inline(__always)
     mutating func put(_ byte: UInt8) { append(byte) }
+
+    @inline(__always)
+    mutating func put(bytes: UnsafeBufferPointer<UInt8>) { append(contentsOf: bytes) }
 }
 
 /// The byte forms of binary property-list objects, and their sizes: one place for both
@@ -153,7 +158,7 @@ enum BinaryPlistEncoding {
     /// Bytes of a string object: ASCII as bytes, anything else as UTF-16 big-endian.
     static func stringSize(_ value: String) -> Int {
         var value = value
-        let ascii = value.withUTF8 { utf8 in utf8.allSatisfy { $0 < 0x80 } ? utf8.count : -1 }
+        let ascii = value.withUTF8 { utf8 in isASCII(utf8) ? utf8.count : -1 }
         if ascii >= 0 { return markerSize(count: ascii) + ascii }
         let units = value.utf16.count
         return markerSize(count: units) + 2 * units
@@ -162,9 +167,9 @@ enum BinaryPlistEncoding {
     static func putString<S: BinaryPlistSink>(_ value: String, into sink: inout S) {
         var value = value
         let wroteASCII = value.withUTF8 { utf8 -> Bool in
-            guard utf8.allSatisfy({ $0 < 0x80 }) else { return false }
+            guard isASCII(utf8) else { return false }
             putMarker(0x50, count: utf8.count, into: &sink)
-            for byte in utf8 { sink.put(byte) }
+            sink.put(bytes: utf8)
             return true
         }
         if wroteASCII { return }
@@ -174,6 +179,26 @@ enum BinaryPlistEncoding {
             sink.put(UInt8(unit >> 8))
             sink.put(UInt8(unit & 0xFF))
         }
+    }
+
+    /// Whether every byte is below 0x80, eight bytes at a time.
+    @inline(__always)
+    static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        let n = bytes.count
+        var high: UInt64 = 0
+        var i = 0
+        // `i + 8 <= n`: each 8-byte load lies inside the buffer.
+        while i + 8 <= n {
+            high |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < n {
+            high |= UInt64(base[i])
+            i += 1
+        }
+        return high & 0x8080_8080_8080_8080 == 0
     }
 
     /// Bytes of a container marker with its count (a dictionary's count is its entries).

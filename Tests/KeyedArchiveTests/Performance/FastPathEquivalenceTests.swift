@@ -271,6 +271,24 @@ struct FastPathEquivalenceTests {
         #expect(mixedOrder.map { mixed[$0] } == mixed.sorted())
     }
 
+    /// The ASCII keys' sort (an introsort) gives `<`'s order on inputs already sorted,
+    /// reversed, alternating, with long shared prefixes (ties broken by the strings), and
+    /// on every small count.
+    @Test func asciiKeySortOnAdverseOrders() throws {
+        let shared = (0..<3_000).map { "key-with-a-long-shared-prefix-\($0 % 997)-\($0)" }
+        let sorted = shared.sorted()
+        let zigzag = sorted.indices.map { $0 % 2 == 0 ? sorted[$0 / 2] : sorted[sorted.count - 1 - $0 / 2] }
+        for input in [sorted, Array(sorted.reversed()), zigzag, shared] {
+            let order = try archiveSortedOrder(input, userInfo: [:])
+            #expect(order.map { input[$0] } == sorted)
+        }
+        for count in 0..<40 {
+            let input = (0..<count).map { "k\(($0 * 7919) % 41)-\($0)" }
+            let order = try archiveSortedOrder(input, userInfo: [:])
+            #expect(order.map { input[$0] } == input.sorted(), "count \(count)")
+        }
+    }
+
     /// `[Double]` and `[Int]` are stored a batch at a time with their uniquing slots
     /// preloaded, `[String]` without the generic steps: the same bytes as the element-by-element unkeyed container (forced here by
     /// a wrapper that encodes its elements itself), the same strategies, the same errors.

@@ -1,7 +1,7 @@
 import Foundation
 
 extension ArchiveObjectTable {
-    /// Writes the archive as a binary property list.
+    /// Writes the archive as a binary property list, freeing the table as it goes: once.
     func binary() -> Data {
         finishEncoding()
         var writer = ArchiveBinaryWriter(table: self)
@@ -23,7 +23,6 @@ extension ArchiveObjectTable {
 /// objects; every other scalar is written once and shared, as the builder does.
 struct ArchiveBinaryWriter {
     private let table: ArchiveObjectTable
-    private let arena: ChunkedBytes
 
     /// Second pass: bytes are written, and every lookup below finds what the first stored.
     private var writing = false
@@ -78,7 +77,6 @@ struct ArchiveBinaryWriter {
 
     init(table: ArchiveObjectTable) {
         self.table = table
-        arena = table.arena
         uidRefs = [UInt32](repeating: .max, count: table.count)
     }
 
@@ -86,12 +84,12 @@ struct ArchiveBinaryWriter {
     mutating func write() -> Data {
         walk()
         if lookups != nil {
-            integerRefs = ScalarRefTable()
-            unsignedRefs = ScalarRefTable()
-            realRefs = ScalarRefTable()
-            floatRefs = ScalarRefTable()
-            dataByHash = ScalarRefTable()
-            dataFirsts = []
+            integerRefs.release()
+            unsignedRefs.release()
+            realRefs.release()
+            floatRefs.release()
+            dataByHash.release()
+            PageRelease.free(&dataFirsts)
             dataCollisions = [:]
         }
         let count = next
@@ -99,9 +97,7 @@ struct ArchiveBinaryWriter {
         tableStart = 8 + scalarBytes + markerBytes + childRefs * refSize
         offsetSize = BinaryPlistEncoding.width(of: UInt64(tableStart))
         let total = tableStart + count * offsetSize + 32
-        var data = Data(count: total)
-        data.withUnsafeMutableBytes { raw in
-            let buffer = raw.bindMemory(to: UInt8.self)
+        return OutputBuffer.data(count: total) { buffer in
             // Bounds: the first pass counted every byte the second writes, from the same
             // table through the same steps, and `total` is their sum (header, scalars,
             // containers, offset table, trailer); each sink starts where its region does.
@@ -123,7 +119,6 @@ struct ArchiveBinaryWriter {
             BinaryPlistEncoding.putBigEndian(UInt64(top), size: 8, into: &trailer)
             BinaryPlistEncoding.putBigEndian(UInt64(tableStart), size: 8, into: &trailer)
         }
-        return data
     }
 
     // MARK: - The walk (both passes)
@@ -138,11 +133,13 @@ struct ArchiveBinaryWriter {
         let classNameKey = string("$classname")
         let objectsKey = string("NS.objects")
         let keysKey = string("NS.keys")
-        let kinds = table.kinds, payloads = table.payloads
-        for index in kinds.indices {
-            let payload = payloads[index]
+        // Read in the table itself (no copy), which the second pass frees as it goes.
+        let entries = table.count
+        for index in 0..<entries {
+            let payload = table.payloads[index]
+            let kind = table.kinds[index]
             let ref: Int
-            switch kinds[index] {
+            switch kind {
             case .nullString: ref = newString("$null")
             case .string: ref = newString(table.storedString(payload))
             case .integer: ref = newInteger(Int64(bitPattern: payload))
@@ -152,7 +149,7 @@ struct ArchiveBinaryWriter {
             case .float: ref = float(UInt32(truncatingIfNeeded: payload))
             case .bool: ref = bool(payload != 0)
             case .data:
-                var cursor = arena.cursor(at: payload)
+                var cursor = table.arena.cursor(at: payload)
                 ref = data(cursor.dataRange(), of: cursor)
             case .classEntry:
                 let entry = table.classEntries[Int(payload)]
@@ -162,12 +159,15 @@ struct ArchiveBinaryWriter {
                 let name = string(entry.name)
                 ref = container(isDictionary: true, keys: [classesKey, classNameKey], values: [list, name])
             case .fields, .array, .dictionary:
-                ref = object(at: payload, kind: kinds[index], keys: (classKey, objectsKey, keysKey))
+                ref = object(at: payload, kind: kind, keys: (classKey, objectsKey, keysKey))
             }
-            if writing { Self.putRef(ref, size: refSize, into: &objectsChildren) }
+            if writing {
+                Self.putRef(ref, size: refSize, into: &objectsChildren)
+                if index & 2_047 == 2_047 { releaseWritten(through: index) }
+            }
         }
         if !writing { objectsArrayAt = (markerBytes, childRefs) }
-        let objectsRef = objectsArray(count: kinds.count)
+        let objectsRef = objectsArray(count: entries)
         let topKeys = table.top.map { string(ArchiveKeyEscaping.escape($0.key)) }
         let topValues = table.top.map { uid($0.uid) }
         let topRef = container(isDictionary: true, keys: topKeys, values: topValues)
@@ -177,9 +177,18 @@ struct ArchiveBinaryWriter {
         return container(isDictionary: true, keys: rootKeys, values: [version, archiver, topRef, objectsRef])
     }
 
+    /// Frees the table's storage of entries `0...index` and the lookups read so far, so that
+    /// the table's pages go as the file's come (not without the lookup log: the second pass
+    /// then looks data up again anywhere in the table).
+    private mutating func releaseWritten(through index: Int) {
+        guard lookups != nil else { return }
+        table.releaseWritten(through: index)
+        lookups?.release(below: nextLookup)
+    }
+
     /// An object's dictionary: `$class` and its fields, `NS.objects`, or `NS.keys` and `NS.objects`.
     private mutating func object(at address: UInt64, kind: ArchiveObjectTable.EntryKind, keys: (class: Int, objects: Int, keys: Int)) -> Int {
-        var cursor = arena.cursor(at: address)
+        var cursor = table.arena.cursor(at: address)
         let classRef = uid(cursor.classUID())
         let count = Int(cursor.varint())
         switch kind {
@@ -471,7 +480,7 @@ struct ArchiveBinaryWriter {
         }
         let hash = bytes.withUnsafeBufferPointer { ByteHash.hash($0, seed: Self.dataSeed) }
         let first = dataByHash.ref(for: hash)
-        if let first, arena.chunks[Int(dataFirsts[first].chunk)][dataFirsts[first].start..<(dataFirsts[first].start + dataFirsts[first].count)].elementsEqual(bytes) {
+        if let first, table.arena.chunks[Int(dataFirsts[first].chunk)][dataFirsts[first].start..<(dataFirsts[first].start + dataFirsts[first].count)].elementsEqual(bytes) {
             let ref = Int(dataFirsts[first].ref)
             if !(writing && ref == next) { return logged(ref) }
         } else if !dataCollisions.isEmpty, let ref = dataCollisions[Data(bytes)], !(writing && ref == next) {

@@ -45,10 +45,11 @@ struct OpenObject {
     /// Moves the bytes to `arena` as one record (see ObjectRecord) and returns its
     /// address; the buffers are emptied in place (released when above `keptScratch`).
     mutating func moveRecord(into arena: inout ChunkedBytes, keptScratch: Int) -> UInt64 {
+        let reader = Int(uid)
         let classBits = UInt64(UInt32(bitPattern: classUID))
         let count = UInt64(count)
         let size = ObjectRecord.varintSize(classBits) + ObjectRecord.varintSize(count) + main.count + values.count
-        let address = arena.append(size: size) { bytes in
+        let address = arena.append(size: size, reader: reader) { bytes in
             ObjectRecord.appendVarint(classBits, to: &bytes)
             ObjectRecord.appendVarint(count, to: &bytes)
             bytes.append(contentsOf: main)

@@ -198,7 +198,8 @@ final class ArchiveObjectTable {
     /// Data is not uniqued (as in Foundation): hashing large blobs costs more than it saves.
     func data(_ value: Data) -> Int32 {
         let size = ObjectRecord.varintSize(UInt64(value.count)) + value.count
-        let address = arena.append(size: size) { bytes in
+        // Its entry is the next.
+        let address = arena.append(size: size, reader: count) { bytes in
             ObjectRecord.appendVarint(UInt64(value.count), to: &bytes)
             bytes.append(contentsOf: value)
         }
@@ -363,15 +364,39 @@ final class ArchiveObjectTable {
     func finishEncoding() {
         closeAll()
         stringUIDs.releaseLookup()
-        integerUIDs = ScalarRefTable()
-        unsignedUIDs = ScalarRefTable()
-        realUIDs = ScalarRefTable()
-        floatUIDs = ScalarRefTable()
-        plainValueTypes = ScalarRefTable()
+        integerUIDs.release()
+        unsignedUIDs.release()
+        realUIDs.release()
+        floatUIDs.release()
+        plainValueTypes.release()
         instanceUIDs = [:]
         keyIDs = [:]
         keyCaches = []
-        keyCacheIndex = ScalarRefTable()
+        keyCacheIndex.release()
+    }
+
+    /// Entries whose storage ``releaseWritten(through:)`` has freed (from UID 0), and how
+    /// many of them are strings.
+    @exclusivity(unchecked) private var releasedEntries = 0
+    @exclusivity(unchecked) private var releasedStrings = 0
+
+    /// Frees the storage of entries `0...uid` (their kinds, payloads, strings, and the
+    /// records and data no later entry reads): a writer that goes through the table in UID
+    /// order has written them and reads them no more. Only after ``finishEncoding()``; the
+    /// table then serves no other reader.
+    func releaseWritten(through uid: Int) {
+        arena.release(readBy: uid)
+        // A string's position is the rank of its entry among the string entries (each new
+        // string is stored as it gets its entry).
+        let end = min(uid + 1, count)
+        while releasedEntries < end {
+            let run = kinds.run(from: releasedEntries, to: end)
+            for kind in run where kind == .string { releasedStrings += 1 }
+            releasedEntries += run.count
+        }
+        kinds.release(below: end)
+        payloads.release(below: end)
+        stringUIDs.release(below: releasedStrings)
     }
 }
 

@@ -8,6 +8,8 @@ struct ChunkedArray<Element> {
 
     private var chunks: [[Element]] = []
     private(set) var count = 0
+    /// Chunks freed by ``release(below:)``, from the first.
+    private var released = 0
 
     var indices: Range<Int> { 0..<count }
 
@@ -28,6 +30,29 @@ struct ChunkedArray<Element> {
         get { chunks[index >> Self.shift][index & Self.mask] }
         set { chunks[index >> Self.shift][index & Self.mask] = newValue }
     }
+
+    /// Frees every chunk whose elements are all below `index`: none of them is read again.
+    mutating func release(below index: Int) {
+        let end = min(index >> Self.shift, chunks.count)
+        while released < end {
+            PageRelease.free(&chunks[released])
+            released += 1
+        }
+    }
+
+    /// Empties the array, each chunk freed with its pages given back at once.
+    mutating func releaseAll() {
+        for index in chunks.indices { PageRelease.free(&chunks[index]) }
+        self = ChunkedArray()
+    }
+
+    /// The elements from `start` to the end of its chunk, at most `end` (for a scan that
+    /// goes chunk by chunk; `start < end <= count`).
+    func run(from start: Int, to end: Int) -> ArraySlice<Element> {
+        let chunk = start >> Self.shift
+        let upper = min(end - (chunk << Self.shift), Self.chunkSize)
+        return chunks[chunk][(start & Self.mask)..<upper]
+    }
 }
 
 /// Byte records kept in chunks (see ``ChunkedArray``); a record never straddles two, so
@@ -39,22 +64,41 @@ struct ChunkedBytes {
     private static let offsetBits: UInt64 = 40
 
     private(set) var chunks: [[UInt8]] = []
+    /// Per chunk, the last entry (UID) whose record or data it holds: the last to read it.
+    private var lastReaders: [Int] = []
+    /// Chunks by `lastReaders`, and how many of them ``release(readBy:)`` freed.
+    private var releaseOrder: [Int] = []
+    private var released = 0
 
-    /// Appends a record of exactly `size` bytes, which `write` appends; returns its address.
-    /// A chunk is never grown past the capacity it was made with (no copy).
+    /// Appends a record of exactly `size` bytes, which `write` appends, for entry `reader`;
+    /// returns its address. A chunk is never grown past the capacity it was made with (no copy).
     @inline(__always)
-    mutating func append(size: Int, _ write: (inout [UInt8]) -> Void) -> UInt64 {
+    mutating func append(size: Int, reader: Int, _ write: (inout [UInt8]) -> Void) -> UInt64 {
         if chunks.isEmpty || chunks[chunks.count - 1].count + size > chunks[chunks.count - 1].capacity {
             var chunk: [UInt8] = []
             // Chunks grow with the table (1 KB, 2 KB, … 64 KB), or fit one large record.
             let stored = chunks.count
             chunk.reserveCapacity(max(size, min(Self.chunkLimit, 1_024 << min(stored, 6))))
             chunks.append(chunk)
+            lastReaders.append(reader)
         }
         let index = chunks.count - 1
+        if reader > lastReaders[index] { lastReaders[index] = reader }
         let offset = chunks[index].count
         write(&chunks[index])
         return UInt64(index) << Self.offsetBits | UInt64(offset)
+    }
+
+    /// Frees every chunk read by no entry after `entry` (a writer that goes through the
+    /// entries in order has written them all). No record is appended afterwards.
+    mutating func release(readBy entry: Int) {
+        if releaseOrder.isEmpty, released == 0 {
+            releaseOrder = lastReaders.indices.sorted { (lastReaders[$0], $0) < (lastReaders[$1], $1) }
+        }
+        while released < releaseOrder.count, lastReaders[releaseOrder[released]] <= entry {
+            PageRelease.free(&chunks[releaseOrder[released]])
+            released += 1
+        }
     }
 
     /// A cursor at `address`.

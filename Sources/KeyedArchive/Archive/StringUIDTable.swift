@@ -78,11 +78,17 @@ struct StringUIDTable {
     /// them. Strings added after this are kept but not found again.
     mutating func releaseLookup() {
         let size = 16
+        PageRelease.free(&slots)
         slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         count = 0
         released = true
-        uids = ChunkedArray()
+        uids.releaseAll()
+    }
+
+    /// Frees the storage of the strings below `position`, which are not read again.
+    mutating func release(below position: Int) {
+        strings.release(below: position)
     }
 
     @inline(__always)
@@ -106,7 +112,7 @@ struct StringUIDTable {
     }
 
     private mutating func grow(to newSize: Int? = nil) {
-        let oldSlots = slots
+        var oldSlots = slots
         let size = newSize ?? slots.count * 2
         slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
@@ -115,5 +121,6 @@ struct StringUIDTable {
             while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }
             slots[slot] = old
         }
+        PageRelease.free(&oldSlots)
     }
 }

@@ -104,6 +104,13 @@ struct ScalarRefTable {
         words[base &+ 2] = UInt32(truncatingIfNeeded: key >> 32)
     }
 
+    /// Empties the table, its storage freed with its pages given back at once (see
+    /// ``PageRelease``): for a large table dropped while its owner goes on.
+    mutating func release() {
+        PageRelease.free(&words)
+        self = ScalarRefTable()
+    }
+
     /// Makes room for `additional` more keys without growing on the way (growing one step
     /// at a time moves every key at each step). The table's contents do not change.
     mutating func reserve(_ additional: Int) {
@@ -112,7 +119,7 @@ struct ScalarRefTable {
     }
 
     private mutating func grow(to size: Int? = nil) {
-        let old = words
+        var old = words
         let size = size ?? (mask + 1) * 2
         words = [UInt32](repeating: Self.empty, count: size * 3)
         mask = size - 1
@@ -124,6 +131,7 @@ struct ScalarRefTable {
             }
             base += 3
         }
+        PageRelease.free(&old)
     }
 }
 

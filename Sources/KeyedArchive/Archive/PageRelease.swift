@@ -34,8 +34,10 @@ enum PageRelease {
     #if os(Linux)
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 
-    /// Drops the whole pages in `bytes` bytes from `start` (they read as zeros afterwards).
-    private static func discardPages(_ start: UnsafeMutableRawPointer, bytes: Int) {
+    /// Drops the whole pages in `bytes` bytes from `start`: anonymous memory reads as zeros
+    /// afterwards, a file mapping reads the file's bytes again (see
+    /// `MappedFile.releaseResidentPages(address:count:)`).
+    static func discardPages(_ start: UnsafeMutableRawPointer, bytes: Int) {
         let mask = pageSize - 1
         let first = (Int(bitPattern: start) + mask) & ~mask
         let end = (Int(bitPattern: start) + bytes) & ~mask

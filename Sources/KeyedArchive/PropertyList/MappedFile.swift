@@ -77,7 +77,7 @@ package enum MappedFile {
     package static func releaseResidentPages(address: UInt, count: Int) {
         #if os(Linux)
         guard let base = UnsafeMutableRawPointer(bitPattern: address), count > 0 else { return }
-        _ = madvise(base, count, MADV_DONTNEED)
+        PageRelease.discardPages(base, bytes: count)
         #endif
     }
 

@@ -25,8 +25,8 @@ final class DuplicateKeyLazyCheck: @unchecked Sendable {
     /// Objects already met as keys, by object number (one bit each), and their texts.
     @exclusivity(unchecked) private var isKey: [UInt64]
     @exclusivity(unchecked) private var keyTexts = Set<String>()
-    /// One bit per object, set for the keys of the dictionary being checked, then cleared.
-    @exclusivity(unchecked) private var inDictionary: [UInt64]
+    /// The keys of the dictionary being checked.
+    @exclusivity(unchecked) private var marks: KeyReferenceMarks
     @exclusivity(unchecked) private var budget: Int
     /// The key lists of the last few dictionaries proved (where they start, and how many
     /// keys): objects of one class almost always list the same key objects in the same
@@ -39,8 +39,8 @@ final class DuplicateKeyLazyCheck: @unchecked Sendable {
         let words = (objectCount &+ 63) / 64
         checked = [UInt64](repeating: 0, count: words)
         isKey = [UInt64](repeating: 0, count: words)
-        inDictionary = [UInt64](repeating: 0, count: words)
-        budget = byteCount.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
+        marks = KeyReferenceMarks(objectCount: objectCount)
+        budget = KeyReferenceMarks.budget(byteCount: byteCount)
     }
 
     /// Checks dictionary `ref` (its `keys`) unless done before; throws when a repeated key
@@ -90,27 +90,7 @@ final class DuplicateKeyLazyCheck: @unchecked Sendable {
     private func proveDistinct(_ keys: BinaryPropertyList.RefList, in plist: BinaryPropertyList) -> Bool {
         budget -= keys.count
         if budget < 0 { return false }
-        let refSize = plist.refSize, objectCount = UInt64(plist.objectCount)
-        var position = keys.start
-        var distinct = true
-        var marked = 0
-        for _ in 0..<keys.count {
-            let raw = BinaryPropertyList.readBigEndian(plist.bytes, at: position, size: refSize)
-            position += refSize
-            guard raw < objectCount else { distinct = false; break }
-            let word = Int(raw >> 6), bit: UInt64 = 1 << (raw & 63)
-            guard inDictionary[word] & bit == 0 else { distinct = false; break }
-            inDictionary[word] |= bit
-            marked += 1
-            guard noteKey(Int(raw), in: plist) else { distinct = false; break }
-        }
-        // Clear the marks set for this dictionary.
-        position = keys.start
-        for _ in 0..<marked {
-            let raw = BinaryPropertyList.readBigEndian(plist.bytes, at: position, size: refSize)
-            position += refSize
-            inDictionary[Int(raw >> 6)] = 0
-        }
+        let distinct = marks.allDistinct(keys, in: plist) { noteKey($0, in: plist) }
         if distinct { remember(keys) }
         return distinct
     }

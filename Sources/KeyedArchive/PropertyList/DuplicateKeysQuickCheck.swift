@@ -18,12 +18,9 @@ extension BinaryPropertyList {
     /// reference read once, and a repeat within a dictionary found with a second bitmap
     /// (set while the dictionary is read, cleared after), whatever the dictionary's size.
     func hasNoDuplicateKeys() -> Bool {
-        var budget = bytes.count.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
-        let words = (objectCount &+ 63) / 64
-        var isKey = [UInt64](repeating: 0, count: words)
-        var inDictionary = [UInt64](repeating: 0, count: words)
-        let refSize = self.refSize
-        let objectCount = UInt64(self.objectCount)
+        var budget = KeyReferenceMarks.budget(byteCount: bytes.count)
+        var isKey = [UInt64](repeating: 0, count: (objectCount &+ 63) / 64)
+        var marks = KeyReferenceMarks(objectCount: objectCount)
         for ref in 0..<self.objectCount {
             guard let start = checkedOffset(of: ref) else { continue }
             let marker = bytes[start]
@@ -33,25 +30,11 @@ extension BinaryPropertyList {
             else { continue }
             budget -= keys.count
             if budget < 0 { return false }
-            var position = keys.start
-            var repeated = false
-            for _ in 0..<keys.count {
-                let raw = Self.readBigEndian(bytes, at: position, size: refSize)
-                position += refSize
-                guard raw < objectCount else { repeated = true; break }
-                let word = Int(raw >> 6), bit: UInt64 = 1 << (raw & 63)
-                if inDictionary[word] & bit != 0 { repeated = true; break }
-                inDictionary[word] |= bit
-                isKey[word] |= bit
+            let distinct = marks.allDistinct(keys, in: self) { key in
+                isKey[key >> 6] |= 1 << UInt64(key & 63)
+                return true
             }
-            // Clear this dictionary's marks (the ones set before a repeat, too).
-            position = keys.start
-            for _ in 0..<keys.count {
-                let raw = Self.readBigEndian(bytes, at: position, size: refSize)
-                position += refSize
-                if raw < objectCount { inDictionary[Int(raw >> 6)] = 0 }
-            }
-            if repeated { return false }
+            if !distinct { return false }
         }
         // Distinct key objects must have distinct texts.
         var texts = Set<String>()
@@ -69,5 +52,51 @@ extension BinaryPropertyList {
             }
         }
         return true
+    }
+}
+
+/// One bit per object, to prove a dictionary's key references distinct: set for each key
+/// of the dictionary being checked, then cleared. The up-front check
+/// (``BinaryPropertyList/hasNoDuplicateKeys()``) and the check as the decoder reads
+/// (``DuplicateKeyLazyCheck``) share it.
+struct KeyReferenceMarks {
+    private var marks: [UInt64]
+
+    init(objectCount: Int) {
+        marks = [UInt64](repeating: 0, count: (objectCount &+ 63) / 64)
+    }
+
+    /// The work either check may do on a file of `byteCount` bytes: 16 units per byte plus
+    /// 65,536 (reads of key references and bytes of key text).
+    static func budget(byteCount: Int) -> Int {
+        byteCount.multipliedReportingOverflow(by: 16).partialValue &+ 65_536
+    }
+
+    /// Whether every key reference of `keys` is in range and listed once, handing each to
+    /// `each` as it goes; false at the first repeat, or when `each` answers false.
+    @inline(__always)
+    mutating func allDistinct(_ keys: BinaryPropertyList.RefList, in plist: BinaryPropertyList, each: (Int) -> Bool) -> Bool {
+        let refSize = plist.refSize, objectCount = UInt64(plist.objectCount)
+        var position = keys.start
+        var distinct = true
+        var marked = 0
+        for _ in 0..<keys.count {
+            let raw = BinaryPropertyList.readBigEndian(plist.bytes, at: position, size: refSize)
+            position += refSize
+            guard raw < objectCount else { distinct = false; break }
+            let word = Int(raw >> 6), bit: UInt64 = 1 << (raw & 63)
+            guard marks[word] & bit == 0 else { distinct = false; break }
+            marks[word] |= bit
+            marked += 1
+            guard each(Int(raw)) else { distinct = false; break }
+        }
+        // Clear the marks this dictionary set (all of them are among its first `marked` keys).
+        position = keys.start
+        for _ in 0..<marked {
+            let raw = BinaryPropertyList.readBigEndian(plist.bytes, at: position, size: refSize)
+            position += refSize
+            marks[Int(raw >> 6)] = 0
+        }
+        return distinct
     }
 }

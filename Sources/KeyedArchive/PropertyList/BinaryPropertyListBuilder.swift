@@ -199,6 +199,17 @@ struct BinaryPropertyListBuilder {
         return ref
     }
 
+    /// Adds the string whose UTF-8 (well-formed) is `utf8` without looking for an equal one:
+    /// the bytes ``appendString(_:)`` writes for that string, without making a `String`
+    /// when it is ASCII.
+    mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        let ref = beginScalar()
+        if !BinaryPlistEncoding.putASCIIString(utf8, into: &scalars) {
+            BinaryPlistEncoding.putString(String(decoding: utf8, as: UTF8.self), into: &scalars)
+        }
+        return ref
+    }
+
     mutating func uid(_ value: UInt64) -> Int {
         if value < 1 << 20 {
             let index = Int(value)

@@ -85,7 +85,7 @@ struct XMLPlistStringRefs {
             }
             if let ref = collisions[Array(bytes)] { return ref }
         }
-        let ref = builder.appendString(String(decoding: bytes, as: UTF8.self))
+        let ref = builder.appendString(utf8: bytes)
         if first == nil {
             byHash.insert(hash, entries.count)
             entries.append(Entry(start: max(start, 0), count: bytes.count, ref: ref))

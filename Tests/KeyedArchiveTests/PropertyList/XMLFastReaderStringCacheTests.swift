@@ -3,8 +3,9 @@ import Testing
 @testable import KeyedArchive
 
 /// The fast XML reader's shortcuts against the general parser: the cache of recent short
-/// strings (``XMLPlistStringRefs``), the innermost container kept apart from the outer ones,
-/// and the builder's one-store-per-reference writing of 4-byte references and offsets.
+/// strings (``XMLPlistStringRefs``), new strings added from their bytes, the innermost
+/// container kept apart from the outer ones, and the builder's one-store-per-reference
+/// writing of 4-byte references and offsets.
 @Suite("XML fast reader: string cache, containers, wide tables")
 struct XMLFastReaderStringCacheTests {
     /// Strings that a cache keyed by two masked words could confuse if it were wrong: every
@@ -82,6 +83,21 @@ struct XMLFastReaderStringCacheTests {
         #expect(Array(trailer)[7] == 4)  // reference size
         let read = try BinaryPropertyList(bytes: bytes)
         #expect(try read.topValue() == value)
+    }
+
+    /// A string added from its UTF-8 bytes is the object a `String` gives: ASCII (short and
+    /// with a long count), non-ASCII (written as UTF-16), empty.
+    @Test func stringsFromUTF8BytesMatchStrings() {
+        let strings = ["", "a", "fifteen bytes!!", "sixteen bytes!!!", String(repeating: "long ", count: 40),
+                       "\u{e9}", "caf\u{e9} au lait", "\u{65e5}\u{672c}\u{8a9e}", "\u{1F600} emoji"]
+        for string in strings {
+            var fromString = BinaryPropertyListBuilder()
+            var fromBytes = BinaryPropertyListBuilder()
+            let top = fromString.appendString(string)
+            let bytesTop = Array(string.utf8).withUnsafeBufferPointer { fromBytes.appendString(utf8: $0) }
+            #expect(top == bytesTop)
+            #expect(fromString.finish(top: top) == fromBytes.finish(top: bytesTop), "\(string)")
+        }
     }
 
     static func expectFastMatchesTree(_ body: String, sourceLocation: SourceLocation = #_sourceLocation) throws {

@@ -166,12 +166,7 @@ enum BinaryPlistEncoding {
 
     static func putString<S: BinaryPlistSink>(_ value: String, into sink: inout S) {
         var value = value
-        let wroteASCII = value.withUTF8 { utf8 -> Bool in
-            guard isASCII(utf8) else { return false }
-            putMarker(0x50, count: utf8.count, into: &sink)
-            sink.put(bytes: utf8)
-            return true
-        }
+        let wroteASCII = value.withUTF8 { putASCIIString($0, into: &sink) }
         if wroteASCII { return }
         let units = value.utf16
         putMarker(0x60, count: units.count, into: &sink)
@@ -179,6 +174,16 @@ enum BinaryPlistEncoding {
             sink.put(UInt8(unit >> 8))
             sink.put(UInt8(unit & 0xFF))
         }
+    }
+
+    /// Writes the string whose UTF-8 is `utf8` when it is all ASCII (as ``putString(_:into:)``
+    /// would) and returns true; returns false, having written nothing, otherwise.
+    @inline(__always)
+    static func putASCIIString<S: BinaryPlistSink>(_ utf8: UnsafeBufferPointer<UInt8>, into sink: inout S) -> Bool {
+        guard isASCII(utf8) else { return false }
+        putMarker(0x50, count: utf8.count, into: &sink)
+        sink.put(bytes: utf8)
+        return true
     }
 
     /// Whether every byte is below 0x80, eight bytes at a time.

@@ -199,6 +199,17 @@ struct BinaryPropertyListBuilder {
         return ref
     }
 
+    /// Adds the string whose UTF-8 (well-formed) is `utf8` without looking for an equal one:
+    /// the bytes ``appendString(_:)`` writes for that string, without making a `String`
+    /// when it is ASCII.
+    mutating func appendString(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        let ref = beginScalar()
+        if !BinaryPlistEncoding.putASCIIString(utf8, into: &scalars) {
+            BinaryPlistEncoding.putString(String(decoding: utf8, as: UTF8.self), into: &scalars)
+        }
+        return ref
+    }
+
     mutating func uid(_ value: UInt64) -> Int {
         if value < 1 << 20 {
             let index = Int(value)
@@ -305,6 +316,7 @@ struct BinaryPropertyListBuilder {
     private func write(top: Int, layout: Layout, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
         let count = locations.count
         let refSize = layout.refSize, offsetSize = layout.offsetSize, tableStart = layout.tableStart
+        guard let start = UnsafeMutableRawPointer(buffer.baseAddress) else { return 0 }  // never: a file is 40 bytes or more
         do {
             var position = 0
             @inline(__always) func put(_ byte: UInt8) {
@@ -351,19 +363,30 @@ struct BinaryPropertyListBuilder {
                             put(UInt8(truncatingIfNeeded: children[i]))
                         }
                     case 4:
-                        for i in range {
-                            let ref = UInt32(truncatingIfNeeded: children[i]).bigEndian
-                            withUnsafeBytes(of: ref) { bytes in
-                                for byte in bytes { put(byte) }
-                            }
+                        // Bounds: `refCount * 4` bytes from `position`, counted by `layout()`.
+                        let base = start + position
+                        for (k, i) in range.enumerated() {
+                            base.storeBytes(of: UInt32(truncatingIfNeeded: children[i]).bigEndian, toByteOffset: k &* 4, as: UInt32.self)
                         }
+                        position += range.count &* 4
                     default:
                         for i in range { putBigEndian(UInt64(children[i]), size: refSize) }
                     }
                 }
             }
-            for location in locations {
-                putBigEndian(UInt64(location >= 0 ? 8 + location : containerOffsets[~location]), size: offsetSize)
+            if offsetSize == 4 {
+                // The usual width, one store per offset. Bounds: `count * 4` bytes from
+                // `position`, counted by `layout()`.
+                let base = start + position
+                for (k, location) in locations.enumerated() {
+                    let offset = location >= 0 ? 8 + location : containerOffsets[~location]
+                    base.storeBytes(of: UInt32(truncatingIfNeeded: offset).bigEndian, toByteOffset: k &* 4, as: UInt32.self)
+                }
+                position += count &* 4
+            } else {
+                for location in locations {
+                    putBigEndian(UInt64(location >= 0 ? 8 + location : containerOffsets[~location]), size: offsetSize)
+                }
             }
             for _ in 0..<6 { put(0) }
             put(UInt8(offsetSize))

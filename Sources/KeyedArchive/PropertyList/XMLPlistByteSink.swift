@@ -147,13 +147,6 @@ struct XMLPlistRealText: TextOutputStream {
         if count >= 2, byte(count - 1) == XMLByte.zero, byte(count - 2) == XMLByte.dot { count -= 2 }
     }
 
-    /// The text of `value` kept from an earlier ``init(_:)`` (``XMLPlistRealTexts``).
-    @inline(__always)
-    init(_ value: Double, kept text: UnsafeRawBufferPointer) {
-        self.value = value
-        append(text.assumingMemoryBound(to: UInt8.self))
-    }
-
     mutating func write(_ string: String) {
         var string = string
         string.withUTF8 { append($0) }

@@ -39,7 +39,10 @@ struct XMLPlistFastReader {
     private var keyRefs = RefStack()
     /// Values of the open dictionaries and items of the open arrays, innermost last.
     private var valueRefs = RefStack()
-    private var frames: [Frame] = []
+    /// The innermost open container (nil before the root's), kept apart from the outer
+    /// ones in `outerFrames` so that the check made before every value reads it directly.
+    private var top: Frame?
+    private var outerFrames: [Frame] = []
 
     /// A stack of object references that keeps its storage when popped (no work per pop).
     private struct RefStack {
@@ -245,7 +248,7 @@ struct XMLPlistFastReader {
     private mutating func value() throws(Bail) -> Int {
         while true {
             var ref: Int
-            if let top = frames.last, top.isDictionary, keyRefs.count - top.keyStart == valueRefs.count - top.valueStart {
+            if let top, top.isDictionary, keyRefs.count - top.keyStart == valueRefs.count - top.valueStart {
                 // A dictionary wants a key.
                 guard matches(Self.keyOpen, count: 5, at: i) else { throw Bail() }
                 i += 5
@@ -269,7 +272,7 @@ struct XMLPlistFastReader {
                     if let uid = try uidValue() {
                         ref = builder.uid(uid)
                     } else {
-                        frames.append(Frame(isDictionary: true, keyStart: keyRefs.count, valueStart: valueRefs.count))
+                        open(Frame(isDictionary: true, keyStart: keyRefs.count, valueStart: valueRefs.count))
                         if let root = try afterValue(nil) { return root }
                         continue
                     }
@@ -290,7 +293,7 @@ struct XMLPlistFastReader {
                 if w & 0xFF_FFFF_FFFF_FFFF == Self.arrayOpen {
                     try checkDepth()
                     i += 7
-                    frames.append(Frame(isDictionary: false, keyStart: keyRefs.count, valueStart: valueRefs.count))
+                    open(Frame(isDictionary: false, keyStart: keyRefs.count, valueStart: valueRefs.count))
                     if let root = try afterValue(nil) { return root }
                     continue
                 } else if w == Self.arrayEmpty {
@@ -335,7 +338,13 @@ struct XMLPlistFastReader {
     /// Nesting as the general parser counts it: open containers, before opening one more
     /// (empty forms and UID dictionaries included).
     @inline(__always) private func checkDepth() throws(Bail) {
-        guard frames.count < maxDepth else { throw Bail() }
+        guard outerFrames.count + (top == nil ? 0 : 1) < maxDepth else { throw Bail() }
+    }
+
+    /// Makes `frame` the innermost open container.
+    @inline(__always) private mutating func open(_ frame: Frame) {
+        if let top { outerFrames.append(top) }
+        top = frame
     }
 
     /// Attaches a finished value (if any) to the innermost container, then closes every
@@ -344,7 +353,7 @@ struct XMLPlistFastReader {
     @inline(__always) private mutating func afterValue(_ finished: Int?) throws(Bail) -> Int? {
         var ref = finished
         while true {
-            guard let top = frames.last else {
+            guard let top else {
                 // `finished` is non-nil whenever no container is open (a container is opened
                 // with `nil` only after it is pushed).
                 guard let ref else { throw Bail() }
@@ -366,7 +375,7 @@ struct XMLPlistFastReader {
                 ref = builder.array(valueRefs.top(from: top.valueStart))
             }
             valueRefs.pop(from: top.valueStart)
-            frames.removeLast()
+            self.top = outerFrames.popLast()
         }
     }
 

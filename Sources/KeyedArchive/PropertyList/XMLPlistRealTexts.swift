@@ -24,23 +24,26 @@ struct XMLPlistRealTexts {
         next = 0
     }
 
-    /// The text of `value` (``XMLPlistRealText``).
+    /// Calls `body` with the text of `value` (``XMLPlistRealText``): in the writing pass
+    /// straight from the kept texts (no copy before the one into the document).
     @inline(__always)
-    mutating func text(of value: Double) -> XMLPlistRealText {
+    mutating func withText<R>(of value: Double, _ body: (UnsafeRawBufferPointer) -> R) -> R {
         let pattern = value.bitPattern
         if replaying {
             let index = next
-            guard index < bits.count, bits[index] == pattern else { return XMLPlistRealText(value) }
+            guard index < bits.count, bits[index] == pattern else { return XMLPlistRealText(value).withBytes(body) }
             next = index + 1
             let start = index == 0 ? 0 : ends[index - 1]
             let end = ends[index]
             // Bounds: 0 <= start <= end <= texts.count, as they were appended below.
-            return texts.withUnsafeBytes { XMLPlistRealText(value, kept: UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
+            return texts.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
         }
         let text = XMLPlistRealText(value)
-        text.withBytes { texts.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }  // a typed buffer: one copy
-        bits.append(pattern)
-        ends.append(texts.count)
-        return text
+        return text.withBytes { bytes in
+            texts.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))  // a typed buffer: one copy
+            bits.append(pattern)
+            ends.append(texts.count)
+            return body(bytes)
+        }
     }
 }

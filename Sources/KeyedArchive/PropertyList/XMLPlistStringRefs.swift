@@ -10,7 +10,9 @@ import Foundation
 /// two strings and each reads back as written.
 ///
 /// Repeated strings (dictionary keys, class names) cost a seeded hash of their bytes and
-/// one comparison. The hash seed is random per process, and a 64-bit hash taken by two
+/// one comparison; a repeated string of at most 16 bytes (the usual key) is first looked up
+/// in a small cache of recent ones, by its bytes as two words (no hash of the bytes, no
+/// comparison with its first occurrence far back in the input). The hash seed is random per process, and a 64-bit hash taken by two
 /// different byte sequences sends the second to a `Dictionary` (SipHash): crafted input
 /// cannot make lookups slower than that.
 struct XMLPlistStringRefs {
@@ -29,10 +31,50 @@ struct XMLPlistStringRefs {
 
     private static let seed = UInt64.random(in: .min ... .max)
 
+    /// Recent strings of at most 16 bytes, direct-mapped by their bytes (``RecentString``).
+    /// A miss (never seen, or pushed out by another string) just takes the path above, so
+    /// crafted input that makes every lookup miss costs one comparison more per string.
+    private var recent = [RecentString](repeating: RecentString(), count: Self.recentSlots)
+    private static let recentSlots = 256
+
+    /// A string of at most 16 bytes: its bytes as two little-endian words (zeros past its
+    /// end), its byte count (-1: an empty slot) and its reference.
+    private struct RecentString {
+        var low: UInt64 = 0
+        var high: UInt64 = 0
+        var count = -1
+        var ref = 0
+    }
+
     /// The reference for the string whose UTF-8 is `input[start..<end]`, adding it to
     /// `builder` if it is new. `input` is the same on every call (ranges are clamped to it).
     mutating func ref(_ input: XMLPlistBytes, _ start: Int, _ end: Int,
                       builder: inout BinaryPropertyListBuilder) -> Int {
+        let count = end &- start
+        guard count >= 0, count <= 16 else { return hashedRef(input, start, end, builder: &builder) }
+        // The string's bytes exactly: two words masked to `count` bytes (`word` gives zeros
+        // outside the input, and the masks clear whatever follows the string in it).
+        let low = input.word(start) & Self.mask(count)
+        let high = count > 8 ? input.word(start &+ 8) & Self.mask(count &- 8) : 0
+        var mixed = (low ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
+        mixed ^= high &* 0xBF58_476D_1CE4_E5B9
+        let slot = Int(truncatingIfNeeded: mixed >> 56)  // < 256 = recentSlots
+        let cached = recent[slot]
+        if cached.count == count, cached.low == low, cached.high == high { return cached.ref }
+        let ref = hashedRef(input, start, end, builder: &builder)
+        recent[slot] = RecentString(low: low, high: high, count: count, ref: ref)
+        return ref
+    }
+
+    /// A mask of the low `count` bytes of a word (`count` in 0...8).
+    @inline(__always)
+    private static func mask(_ count: Int) -> UInt64 {
+        count >= 8 ? ~0 : (1 << UInt64(count &* 8)) &- 1
+    }
+
+    /// ``ref(_:_:_:builder:)`` by the seeded hash of the bytes.
+    private mutating func hashedRef(_ input: XMLPlistBytes, _ start: Int, _ end: Int,
+                                    builder: inout BinaryPropertyListBuilder) -> Int {
         let bytes = input.slice(start..<end).buffer
         let hash = ByteHash.hash(bytes, seed: Self.seed)
         let first = byHash.ref(for: hash)
@@ -43,7 +85,7 @@ struct XMLPlistStringRefs {
             }
             if let ref = collisions[Array(bytes)] { return ref }
         }
-        let ref = builder.appendString(String(decoding: bytes, as: UTF8.self))
+        let ref = builder.appendString(utf8: bytes)
         if first == nil {
             byHash.insert(hash, entries.count)
             entries.append(Entry(start: max(start, 0), count: bytes.count, ref: ref))

@@ -193,6 +193,14 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     @inline(__always)
     mutating func line(_ level: Int, _ open: StaticString, _ textCount: Int, _ close: StaticString,
                        _ text: (inout XMLPlistPieces) -> Void) {
+        Self.line(into: &sink, level, open, textCount, close, text)
+    }
+
+    /// ``line(_:_:_:_:_:)`` into `sink` alone (so a caller can write a line while it holds
+    /// another of the output's parts, such as the reals' texts).
+    @inline(__always)
+    private static func line(into sink: inout Sink, _ level: Int, _ open: StaticString, _ textCount: Int,
+                             _ close: StaticString, _ text: (inout XMLPlistPieces) -> Void) {
         let level = max(level, 0)
         let count = level + open.utf8CodeUnitCount + textCount + close.utf8CodeUnitCount
         // Bounds: the four pieces written below are the four counted here.
@@ -282,9 +290,8 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     /// XML has no 4-byte real: a `Float` is written as the `Double` it widens to.
     @inline(__always)
     mutating func real(_ value: Double, indent level: Int) {
-        let text = reals.text(of: value)
-        text.withBytes { text in
-            line(level, "<real>", text.count, "</real>\n") { $0.bytes(text) }
+        reals.withText(of: value) { text in
+            Self.line(into: &sink, level, "<real>", text.count, "</real>\n") { $0.bytes(text) }
         }
     }
 

@@ -15,8 +15,8 @@ struct XMLWriterBuffersTests {
         return text.hasSuffix(".0") ? String(text.dropLast(2)) : text
     }
 
-    private static func text(_ real: XMLPlistRealText) -> String {
-        real.withBytes { String(decoding: $0, as: UTF8.self) }
+    private static func text(_ texts: inout XMLPlistRealTexts, of value: Double) -> String {
+        texts.withText(of: value) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// Every real of a document, repeated ones and NaNs included, is written with its own
@@ -37,12 +37,12 @@ struct XMLWriterBuffersTests {
     /// document) is formatted afresh rather than given another real's text.
     @Test func keptTextsOutOfStepAreFormattedAfresh() {
         var texts = XMLPlistRealTexts()
-        #expect(Self.text(texts.text(of: 1.5)) == "1.5")
-        #expect(Self.text(texts.text(of: 0.25)) == "0.25")
+        #expect(Self.text(&texts, of: 1.5) == "1.5")
+        #expect(Self.text(&texts, of: 0.25) == "0.25")
         texts.startReplay()
-        #expect(Self.text(texts.text(of: 0.25)) == "0.25")  // out of step
-        #expect(Self.text(texts.text(of: 1.5)) == "1.5")
-        #expect(Self.text(texts.text(of: 0.25)) == "0.25")
-        #expect(Self.text(texts.text(of: 7)) == "7")  // past the kept ones
+        #expect(Self.text(&texts, of: 0.25) == "0.25")  // out of step
+        #expect(Self.text(&texts, of: 1.5) == "1.5")
+        #expect(Self.text(&texts, of: 0.25) == "0.25")
+        #expect(Self.text(&texts, of: 7) == "7")  // past the kept ones
     }
 }

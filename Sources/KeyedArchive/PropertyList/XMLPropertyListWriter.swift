@@ -115,11 +115,9 @@ enum XMLPlistDocument {
 
     static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
         let (total, reals) = size(of: writer)
-        var data = Data(count: total)
-        data.withUnsafeMutableBytes { raw in
-            _ = fill(raw.bindMemory(to: UInt8.self), with: writer, reals: reals)
+        return OutputBuffer.data(count: total) { buffer in
+            _ = fill(buffer, with: writer, reals: reals)
         }
-        return data
     }
 
     /// The document's size, and the texts of its reals for the writing pass.

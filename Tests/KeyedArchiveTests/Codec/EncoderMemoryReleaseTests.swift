@@ -59,6 +59,28 @@ struct EncoderMemoryReleaseTests {
         #expect(try ArchiveDecoder().decode([Row].self, from: xml) == value)
     }
 
+    @Test("A file of 32 MB or more (huge pages, on a 2 MB boundary) reads back, binary and XML")
+    func hugePageFile() throws {
+        struct Blob: Codable, Equatable {
+            var name: String
+            var bytes: Data
+        }
+        let size = (1 << 25) + 12_345
+        let value = Blob(name: "blob", bytes: Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }))
+        let encoder = ArchiveEncoder()
+        for format in [ArchiveEncoder.OutputFormat.binary, .xml] {
+            encoder.outputFormat = format
+            let file = try encoder.encode(value)
+            #expect(file.count >= 1 << 25)
+            #if os(Linux)
+            let start = file.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
+            #expect(start % (1 << 21) == 0, "\(format) file at \(start)")
+            #endif
+            #expect(try ArchiveDecoder().decode(Blob.self, from: file) == value)
+            #expect(try encoder.encode(value) == file)
+        }
+    }
+
     @Test("A small archive (no release, no mapped pages) round-trips")
     func smallArchive() throws {
         let value = rows(3)

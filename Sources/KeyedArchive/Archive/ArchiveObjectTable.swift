@@ -116,6 +116,14 @@ final class ArchiveObjectTable {
         stringUIDs.reserve(count)
     }
 
+    /// Touches the slots of `keys` (a batch of strings about to be stored with ``string(_:)``)
+    /// so that their cache misses overlap (see ``StringUIDTable/homeWords(of:)``). Changes
+    /// nothing that is stored.
+    @inline(__always)
+    func prepareStrings(_ keys: ArraySlice<String>) {
+        preloaded |= stringUIDs.homeWords(of: keys)
+    }
+
     func integer(_ value: Int64) -> Int32 {
         let key = UInt64(bitPattern: value)
         if let uid = integerUIDs.ref(for: key) { return Int32(truncatingIfNeeded: uid) }

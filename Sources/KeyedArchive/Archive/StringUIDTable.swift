@@ -74,6 +74,23 @@ struct StringUIDTable {
         }
     }
 
+    /// Reads the home slots of `strings` (about to be looked up with ``uid(for:orInsert:)``)
+    /// and returns a word made from them: their cache misses then overlap instead of each
+    /// waiting on memory in turn (a large dictionary's new keys land in random slots of a
+    /// table larger than the cache). Changes nothing that is stored.
+    @inline(__always)
+    func homeWords(of strings: ArraySlice<String>) -> UInt32 {
+        var touched: UInt32 = 0
+        for string in strings {
+            var key = string
+            touched |= key.withUTF8 { bytes in
+                let full = ByteHash.hash(bytes, seed: seed)
+                return slots[Int(UInt32(truncatingIfNeeded: full ^ (full >> 32))) & mask].position
+            }
+        }
+        return touched
+    }
+
     /// Drops the lookup (slots and UIDs) and keeps the strings: the table is done finding
     /// them. Strings added after this are kept but not found again.
     mutating func releaseLookup() {

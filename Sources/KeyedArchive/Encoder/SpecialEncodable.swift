@@ -237,8 +237,10 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 /// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
 /// gathers keys and values, and a second puts them in key order (its reads do not wait on
 /// each other, so their cache misses overlap; storing the entries does not wait on them
-/// then). For `Int` values the uniquing table's slots of the next batch are touched first
-/// (see ``ArchiveObjectTable/prepare(_:in:)``), so their cache misses overlap too. The
+/// then). The string table's slots of the next batch of keys (of a large dictionary) and,
+/// for `Int` values, the number table's are touched first (see
+/// ``ArchiveObjectTable/prepareStrings(_:)`` and ``ArchiveObjectTable/prepare(_:in:)``), so
+/// their cache misses overlap too. The
 /// output is the same, byte for byte, as storing each entry in turn.
 private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,
                                                     at base: CodingPathNode) throws -> Int32 {
@@ -268,6 +270,11 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
             let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
             table.prepare(ints[index..<Swift.min(index + batch, ints.count)].lazy.map { UInt64(bitPattern: Int64($0)) },
                           in: .integers)
+        }
+        if keys.count >= 4 * batch, index % batch == 0 {
+            // The next batch's keys (the first batch's too, at the start).
+            if index == 0 { table.prepareStrings(keys[0..<Swift.min(batch, keys.count)]) }
+            table.prepareStrings(keys[Swift.min(index + batch, keys.count)..<Swift.min(index + 2 * batch, keys.count)])
         }
         let key = keys[index]
         let keyUID = table.string(key)

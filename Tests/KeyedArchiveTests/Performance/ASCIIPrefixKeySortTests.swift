@@ -1,0 +1,78 @@
+import Testing
+@testable import KeyedArchive
+
+// The ASCII key sort behind every dictionary's and set's key order (ASCIIPrefixKeySort.swift):
+// a radix sort over the keys' 16-byte prefixes for many keys, comparisons for few. Whatever
+// the path, the order must be the one `String`'s `<` gives.
+
+/// A small deterministic generator (SplitMix64).
+private struct Generator {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Int((z ^ (z >> 31)) % UInt64(bound))
+    }
+}
+
+/// The keys that `asciiSortedOrder` (SpecialEncodable.swift) makes of ASCII `strings`.
+private func prefixKeys(_ strings: [String]) -> [ASCIIPrefixKey] {
+    strings.enumerated().map { index, string in
+        var high: UInt64 = 0, low: UInt64 = 0
+        for (position, byte) in string.utf8.prefix(16).enumerated() {
+            if position < 8 { high |= UInt64(byte) << (56 - 8 * position) } else { low |= UInt64(byte) << (120 - 8 * position) }
+        }
+        return (high, low, index)
+    }
+}
+
+/// `count` distinct strings: each made by `make` until that many differ, in a shuffled order.
+private func distinct(_ count: Int, seed: UInt64, _ make: (inout Generator) -> String) -> [String] {
+    var generator = Generator(state: seed)
+    var seen = Set<String>()
+    var strings: [String] = []
+    while strings.count < count {
+        let string = make(&generator)
+        if seen.insert(string).inserted { strings.append(string) }
+    }
+    for index in strings.indices.reversed() where index > 0 {
+        strings.swapAt(index, generator.next(index + 1))
+    }
+    return strings
+}
+
+@Suite("ASCII key sort")
+struct ASCIIPrefixKeySortTests {
+    private static let families: [(name: String, make: @Sendable (inout Generator) -> String)] = [
+        // Dictionary keys like the benchmark's: a shared head, digits deciding.
+        ("numbered", { "key-\($0.next(100_000))-\($0.next(1_000))" }),
+        // A long shared head: every prefix alike, the strings decide.
+        ("shared head", { "com.example.identifier.\($0.next(1_000_000))" }),
+        // Two letters, any length up to 24 (the empty string and prefixes of others included).
+        ("two letters", { generator in
+            String((0..<generator.next(25)).map { _ in generator.next(2) == 0 ? Character("a") : Character("b") })
+        }),
+        // Printable ASCII and NUL, 0 to 20 bytes.
+        ("mixed", { generator in
+            String((0..<generator.next(21)).map { _ in
+                let byte = generator.next(96)
+                return Character(Unicode.Scalar(UInt8(byte == 95 ? 0 : byte + 32)))
+            })
+        }),
+    ]
+
+    @Test("Keys sort as String's < orders them, radix and comparison paths alike",
+          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 5_000])
+    func sortsAsStringOrder(count: Int) {
+        for (family, make) in Self.families {
+            // "two letters" has fewer than 2^25 strings, far more than the counts asked.
+            let strings = distinct(count, seed: UInt64(count) &+ 17, make)
+            var keys = prefixKeys(strings)
+            sortASCIIPrefixKeys(&keys, strings: strings)
+            let expected = strings.indices.sorted { strings[$0] < strings[$1] }
+            #expect(keys.map(\.index) == expected, "\(family), \(count) keys")
+        }
+    }
+}

@@ -89,10 +89,10 @@ final class _ArchiveDecoder: Decoder {
             try charge(1)
             switch slot {
             case .inline(let ref, _):
-                return try plist.object(ref)
+                return try readObject(ref)
             case .uid(let uid):
                 guard uid != 0 else { throw valueNotFound(type, at: path()) }
-                let object = try plist.object(try document.objectRef(uid))
+                let object = try readObject(try document.objectRef(uid))
                 if case .dictionary(let keys, let values) = object, keys.count == 1,
                    try archivedClass(keys: keys, values: values, slot: slot, at: path())?.name == "NSNull" {
                     throw valueNotFound(type, at: path())
@@ -100,6 +100,13 @@ final class _ArchiveDecoder: Decoder {
                 return object
             }
         }
+    }
+
+    /// `plist.object(ref)`, the property list read in place: a plain call copies it out of
+    /// this class first, retaining and releasing what it owns, on every object read.
+    @inline(__always)
+    private func readObject(_ ref: Int) throws -> BinaryPropertyList.Object {
+        try BinaryPropertyList.object(ref, inPlace: &plist)
     }
 
     /// The plist reference a slot stands for (`$objects[uid]` for a UID).

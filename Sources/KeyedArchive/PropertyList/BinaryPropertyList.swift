@@ -295,6 +295,13 @@ package struct BinaryPropertyList: Sendable {
         }
     }
 
+    /// ``object(_:)`` of a property list stored in a class, read where it is stored (through
+    /// `inout`, which no other code can change meanwhile), not copied first.
+    @inline(__always)
+    static func object(_ ref: Int, inPlace plist: inout BinaryPropertyList) throws -> Object {
+        try plist.object(ref)
+    }
+
     /// The value of object `ref` when it is a UID, else nil: what `object(_:)` reads for
     /// a UID, without parsing any other kind of object (the commonest question a decoder
     /// asks of a field's value).

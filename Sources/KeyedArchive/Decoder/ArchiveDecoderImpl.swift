@@ -15,127 +15,6 @@ enum ArchiveSlot {
     }
 }
 
-/// State shared by every decoder of one `decode` call: the limits, the cycle check, the
-/// work budget and the instances already decoded (identity).
-///
-/// One accounting serves every path: following a UID and descending into an inline
-/// container both go through ``_ArchiveDecoder/withContainer(ref:slot:at:_:)`` (depth and
-/// cycles, by plist reference, so UID cycles and plist-level self-containment are one
-/// check), and every value resolved, probes that fail included, is charged to one budget.
-final class ArchiveDecodingState {
-    let maxDepth: Int
-    /// Classes the caller allowed, and names for strict class-name checking.
-    let registry: ArchiveClassRegistry
-    /// Whether an object's `$classname` must match the type it is decoded as.
-    let strictClassNames: Bool
-    /// Whether booleans read as 0/1 and 0/1 as booleans (archives from swift-corelibs-foundation).
-    let booleansAreNumbers: Bool
-    /// The work budget left: every value resolved, container entered, element, entry and
-    /// indexed key costs one.
-    /// The strategies of the `decode` call (see ArchiveDecoder+Strategies.swift).
-    @exclusivity(unchecked) var options = ArchiveDecodingOptions()
-    /// The document's one budget of work units (see ``ArchiveWorkBudget``).
-    @exclusivity(unchecked) var budget: ArchiveWorkBudget
-    /// Units left in ``budget`` (the hot paths subtract from it directly).
-    var remainingObjects: Int {
-        @inline(__always) get { budget.remaining }
-        @inline(__always) set { budget.remaining = newValue }
-    }
-    @exclusivity(unchecked) var depth = 0
-    /// Plist references of the containers being decoded right now; meeting one again is a cycle.
-    @exclusivity(unchecked) private var open: [Bool] = []
-    /// Class instances already decoded, by UID, so a shared object decodes to one instance;
-    /// an ``ArchiveReferenceDecodable`` instance is recorded before its fields are read.
-    @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
-    /// ``ArchiveReferenceDecodable`` instances whose fields are being read, by UID.
-    @exclusivity(unchecked) var filling: [Int: FillState] = [:]
-    /// The first error that stopped a back-referenced instance being filled: it fails the
-    /// decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
-    @exclusivity(unchecked) var abandonedFill: (any Error)?
-    /// Strings and data already made, by plist reference: an object referenced from many
-    /// places is one shared copy, not one copy per place.
-    @exclusivity(unchecked) var leaves = SharedLeafValues()
-    /// Values parsed from text (URLs, decimals, base64), by the plist reference of what they
-    /// were parsed from: parsed once however many places refer to it.
-    @exclusivity(unchecked) var parsedURLs: [Int: URL] = [:]
-    @exclusivity(unchecked) var parsedDecimals: [Int: Decimal] = [:]
-    @exclusivity(unchecked) var parsedBase64: [Int: Data] = [:]
-    /// The entry references of NSDictionaries in the numbered layout (`NS.key.N`,
-    /// `NS.object.N`), each list stored once; see `numberedDictionary(keys:values:owner:at:)`.
-    @exclusivity(unchecked) var gatheredRefs: [[Int]] = []
-    /// The numbered NSDictionaries already gathered, by UID: their (keys, values) lists.
-    @exclusivity(unchecked) var numberedDictionaries: [Int: (BinaryPropertyList.RefList, BinaryPropertyList.RefList)] = [:]
-    /// The element slots of NSOrderedSet objects (`NS.object.N`), by UID: found once per object.
-    @exclusivity(unchecked) var orderedSetSlots: [Int: [ArchiveSlot]] = [:]
-    /// Class chains already read, by class-entry UID.
-    /// (A seeded table of positions in `classChainList`: cheaper per object than `Hasher`.)
-    @exclusivity(unchecked) var classChains = ScalarRefTable()
-    @exclusivity(unchecked) var classChainList: [ArchivedClassChain] = []
-    /// Key indexes of large objects, by the byte offset of their key list: built once,
-    /// so each lookup is O(1) however many keys an object has and however often it is shared.
-    @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
-    /// The key texts of NSDictionaries whose keys are not all plain strings, by the byte
-    /// offset of their `NS.keys` list (see `dictionaryKeys(_:owner:at:)`).
-    @exclusivity(unchecked) var dictionaryKeys: [Int: ArchiveDictionaryKeys] = [:]
-    /// Key-reference caches by CodingKey type (the metatype's address → index in `keyRefCaches`).
-    @exclusivity(unchecked) var keyRefCacheIndex = ScalarRefTable()
-    @exclusivity(unchecked) var keyRefCaches: [KeyRefCache] = []
-    /// The same for the field names of Foundation layouts (see `fieldIndex(of:keys:)`), and
-    /// for `$class` (see `classFieldIndex(keys:)`).
-    let namedKeyRefs = KeyRefCache()
-    let classKeyRefs = KeyRefCache()
-    /// Every decoder of this decode (the first one and those made for `superDecoder`,
-    /// strategies and `NSCoding` objects), to be closed when it returns (see ``close()``).
-    @exclusivity(unchecked) var decoders: [_ArchiveDecoder] = []
-    /// What decoding needs to know about each type met (see `traits(of:)`).
-    /// (Metatype address → position in `traitList`.)
-    @exclusivity(unchecked) var traits = ScalarRefTable()
-    @exclusivity(unchecked) var traitList: [DecodableTraits] = []
-    /// Type names already printed in an error message (see `typeName(_:)`).
-    @exclusivity(unchecked) var typeNames: [ObjectIdentifier: String] = [:]
-
-    init(limits: ArchiveDecoder.Limits, inputSize: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(),
-         strictClassNames: Bool = false, booleansAreNumbers: Bool = false) {
-        self.maxDepth = limits.maxDepth
-        self.budget = ArchiveWorkBudget(limits: limits, inputSize: inputSize)
-        self.registry = registry
-        self.strictClassNames = strictClassNames
-        self.booleansAreNumbers = booleansAreNumbers
-    }
-
-    /// Ends the decode: its decoders read no more of the archive, whose bytes it borrowed
-    /// (one that `init(from:)` kept throws when used), and the cycle between them and this
-    /// state is broken.
-    func close() {
-        for decoder in decoders { decoder.close() }
-        decoders = []
-        for cache in keyRefCaches { cache.dropSpareContainer() }
-    }
-
-    /// Marks plist reference `ref` open; false when it already is (a cycle).
-    @inline(__always)
-    func enter(_ ref: Int, objectCount: Int) -> Bool {
-        if open.isEmpty { open = [Bool](repeating: false, count: objectCount) }
-        guard ref >= 0, ref < open.count, !open[ref] else { return false }
-        open[ref] = true
-        return true
-    }
-
-    @inline(__always)
-    func leave(_ ref: Int) {
-        if ref >= 0, ref < open.count { open[ref] = false }
-    }
-
-    /// The instance decoded (or being filled) for `uid`, noting a back-reference to one
-    /// being filled.
-    @inline(__always)
-    func instance(_ uid: Int) -> AnyObject? {
-        guard let existing = instances[uid] else { return nil }
-        if !filling.isEmpty { filling[uid]?.handedOut = true }
-        return existing
-    }
-}
-
 /// The `Decoder` handed to `init(from:)`. One instance serves a whole decode: descending
 /// into a value saves the current slot and path, decodes, and restores them.
 final class _ArchiveDecoder: Decoder {
@@ -210,10 +89,10 @@ final class _ArchiveDecoder: Decoder {
             try charge(1)
             switch slot {
             case .inline(let ref, _):
-                return try plist.object(ref)
+                return try readObject(ref)
             case .uid(let uid):
                 guard uid != 0 else { throw valueNotFound(type, at: path()) }
-                let object = try plist.object(try document.objectRef(uid))
+                let object = try readObject(try document.objectRef(uid))
                 if case .dictionary(let keys, let values) = object, keys.count == 1,
                    try archivedClass(keys: keys, values: values, slot: slot, at: path())?.name == "NSNull" {
                     throw valueNotFound(type, at: path())
@@ -221,6 +100,13 @@ final class _ArchiveDecoder: Decoder {
                 return object
             }
         }
+    }
+
+    /// `plist.object(ref)`, the property list read in place: a plain call copies it out of
+    /// this class first, retaining and releasing what it owns, on every object read.
+    @inline(__always)
+    private func readObject(_ ref: Int) throws -> BinaryPropertyList.Object {
+        try BinaryPropertyList.object(ref, inPlace: &plist)
     }
 
     /// The plist reference a slot stands for (`$objects[uid]` for a UID).
@@ -496,60 +382,3 @@ extension _ArchiveDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(type, from: slot, at: pathNode) }
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeInPlace(T.self, at: pathNode) }
 }
-
-/// What `unbox` asks of a type, answered once per type and decode.
-struct DecodableTraits {
-    /// The type as `Optional` (nil or its wrapped type).
-    let optional: (any _ArchiveOptionalDecodable.Type)?
-    /// The type as one with a Foundation layout of its own.
-    let special: (any _ArchiveSpecialDecodable.Type)?
-    /// The type as `Array` (read element by element without `init(from:)`'s detours).
-    let array: (any _ArchiveArrayDecodable.Type)?
-    /// Whether the special type enters its object itself (depth, cycles, identity).
-    let entersItself: Bool
-    /// Whether instances are shared by UID (class identity).
-    let isClass: Bool
-    /// The type as a class decoded in two phases (created, recorded, then filled).
-    let reference: (any ArchiveReferenceDecodable.Type)?
-    /// Whether strict class-name checking applies (see `hasClassName(_:)`).
-    let hasClassName: Bool
-}
-
-/// `Optional`, decoded as nil or as its wrapped type with all of that type's checks.
-protocol _ArchiveOptionalDecodable {
-    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> Self
-}
-
-extension _ArchiveOptionalDecodable {
-    /// Decodes `Self` for a caller that knows it as `T` (its traits were found for `T`,
-    /// so `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
-    @inline(__always)
-    static func _archiveDecode<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> T {
-        try decoder.handOver(try _archiveDecode(from: decoder, slot: slot, at: path(), inPlace: inPlace), as: T.self, at: path())
-    }
-}
-
-extension Optional: _ArchiveOptionalDecodable where Wrapped: Decodable {
-    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> Optional {
-        try decoder.charge(1)
-        if decoder.isNil(slot) { return nil }
-        return inPlace ? try decoder.decodeInPlace(Wrapped.self, at: path()) : try decoder.unbox(Wrapped.self, from: slot, at: path())
-    }
-}
-
-/// Standard-library containers, whose archived class (NSArray, NSSet…) is not their type's
-/// name; strict class-name checking skips them.
-protocol _ArchiveContainerType {}
-extension Array: _ArchiveContainerType {}
-extension Set: _ArchiveContainerType {}
-extension Dictionary: _ArchiveContainerType {}
-extension Optional: _ArchiveContainerType {}
-extension ContiguousArray: _ArchiveContainerType {}
-
-/// Standard-library collections of elements: an unkeyed container opened for one never
-/// reads an NSDictionary's keys and values as its elements.
-protocol _ArchiveListType {}
-extension Array: _ArchiveListType {}
-extension Set: _ArchiveListType {}
-extension ContiguousArray: _ArchiveListType {}
-

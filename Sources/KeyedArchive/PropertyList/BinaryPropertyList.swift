@@ -295,6 +295,13 @@ package struct BinaryPropertyList: Sendable {
         }
     }
 
+    /// ``object(_:)`` of a property list stored in a class, read where it is stored (through
+    /// `inout`, which no other code can change meanwhile), not copied first.
+    @inline(__always)
+    static func object(_ ref: Int, inPlace plist: inout BinaryPropertyList) throws -> Object {
+        try plist.object(ref)
+    }
+
     /// The value of object `ref` when it is a UID, else nil: what `object(_:)` reads for
     /// a UID, without parsing any other kind of object (the commonest question a decoder
     /// asks of a field's value).
@@ -371,6 +378,7 @@ package struct BinaryPropertyList: Sendable {
 
     /// The element count of a data/string/array/dict object and where its body starts.
     /// Counts of 15 or more are stored as an integer object after the marker.
+    @inline(__always)
     private func lengthAndBody(start: Int, info: Int, ref: Int) throws -> (count: Int, body: Int) {
         if info != 0x0F { return (info, start + 1) }
         let position = start + 1
@@ -396,36 +404,18 @@ package struct BinaryPropertyList: Sendable {
 
     /// Decodes an ASCII string body. Bytes above 0x7F are read as Latin-1 rather than
     /// rejected, as CoreFoundation does.
+    ///
+    /// (Read by ``PropertyListBytes``: a call to a method of a property list kept in a
+    /// class, as the decoder keeps it, copies the property list and retains what it owns.)
+    @inline(__always)
     func asciiString(_ range: Range<Int>) -> String {
-        let slice = bytes[range]
-        if slice.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: slice, as: UTF8.self)
-        }
-        var scalars = String.UnicodeScalarView()
-        for byte in slice { scalars.append(Unicode.Scalar(byte)) }
-        return String(scalars)
+        bytes.asciiString(range)
     }
 
     /// Decodes a UTF-16BE string body, rejecting unpaired surrogates.
+    @inline(__always)
     func utf16String(_ range: Range<Int>, ref: Int) throws -> String {
-        var units = [UInt16]()
-        units.reserveCapacity(range.count / 2)
-        var i = range.lowerBound
-        while i + 1 < range.upperBound {
-            units.append(UInt16(bytes[i]) << 8 | UInt16(bytes[i + 1]))
-            i += 2
-        }
-        var result = String.UnicodeScalarView()
-        var iterator = units.makeIterator()
-        var decoder = UTF16()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): result.append(scalar)
-            case .emptyInput: break loop
-            case .error: throw Self.failure(ref) { "invalid UTF-16 string" }
-            }
-        }
-        return String(result)
+        try bytes.utf16String(range, ref: ref)
     }
 
     /// The string value of object `ref`, or `nil` when it is not a string.
@@ -445,6 +435,10 @@ package struct BinaryPropertyList: Sendable {
 
     /// The text of object `ref` when it is a string of fewer than `limit` characters (bytes
     /// of an ASCII string, UTF-16 units of another).
+    ///
+    /// Inlined into the decoder's one caller, whose property list lives in a class: called
+    /// out of line, each call would copy the property list (retaining what it owns).
+    @inline(__always)
     func shortString(_ ref: Int, limit: Int) -> String? {
         guard let start = checkedOffset(of: ref) else { return nil }
         let marker = bytes[start]

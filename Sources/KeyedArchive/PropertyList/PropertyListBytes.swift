@@ -91,6 +91,40 @@ struct PropertyListBytes: @unchecked Sendable {
         }
     }
 
+    /// The ASCII string body at `range` (see ``BinaryPropertyList/asciiString(_:)``).
+    func asciiString(_ range: Range<Int>) -> String {
+        let slice = self[range]
+        if slice.allSatisfy({ $0 < 0x80 }) {
+            return String(decoding: slice, as: UTF8.self)
+        }
+        var scalars = String.UnicodeScalarView()
+        for byte in slice { scalars.append(Unicode.Scalar(byte)) }
+        return String(scalars)
+    }
+
+    /// The UTF-16BE string body at `range` of object `ref` (see
+    /// ``BinaryPropertyList/utf16String(_:ref:)``).
+    func utf16String(_ range: Range<Int>, ref: Int) throws -> String {
+        var units = [UInt16]()
+        units.reserveCapacity(range.count / 2)
+        var i = range.lowerBound
+        while i + 1 < range.upperBound {
+            units.append(UInt16(self[i]) << 8 | UInt16(self[i + 1]))
+            i += 2
+        }
+        var result = String.UnicodeScalarView()
+        var iterator = units.makeIterator()
+        var decoder = UTF16()
+        loop: while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): result.append(scalar)
+            case .emptyInput: break loop
+            case .error: throw BinaryPropertyList.failure(ref) { "invalid UTF-16 string" }
+            }
+        }
+        return String(result)
+    }
+
     /// A read the readers' own checks should have refused: a bug, never the input's doing.
     @inline(never)
     private func outside(_ position: Int) -> UInt8 {

@@ -90,6 +90,20 @@ struct LeafFastPathTests {
         #expect(value == Mixed(text: "mutable", long: long, wide: "Grüße, 世界", count: 42, small: -5, ratio: 3, flag: true))
     }
 
+    @Test("Short strings read in place: Latin-1 bytes in an ASCII string, UTF-16, and an unpaired surrogate as the general reader reads them")
+    func shortStringsInPlace() throws {
+        // An ASCII string object whose last byte is 0xE9 reads as Latin-1 ("café"), as
+        // CoreFoundation reads it.
+        var latin1 = try ArchiveEncoder().encode(TwoStrings(a: "cafX", b: "tea"))
+        try replace(Array("cafX".utf8), with: Array("caf".utf8) + [0xE9], in: &latin1)
+        #expect(try ArchiveDecoder().decode(TwoStrings.self, from: latin1).a == "café")
+        // A UTF-16 string reads as its text; with an unpaired surrogate it throws at the field.
+        var wide = try ArchiveEncoder().encode(TwoStrings(a: "tea", b: "café"))
+        #expect(try ArchiveDecoder().decode(TwoStrings.self, from: wide).b == "café")
+        try replace([0x00, 0x66, 0x00, 0xE9], with: [0x00, 0x66, 0xD8, 0x00], in: &wide)
+        #expect(codingPathOfFailure(wide) { _ = try ArchiveDecoder().decode(TwoStrings.self, from: $0) } == ["b"])
+    }
+
     @Test("A damaged or mistyped leaf throws the general reader's error at the field's coding path",
           arguments: ["a", "b"])
     func damagedLeaves(field: String) throws {
@@ -130,4 +144,12 @@ private func codingPathOfFailure(_ data: Data, _ decode: (Data) throws -> Void) 
     } catch {
         return nil
     }
+}
+
+/// Replaces the one occurrence of `old` in `data` with `new` (of the same length).
+private func replace(_ old: [UInt8], with new: [UInt8], in data: inout Data) throws {
+    let bytes = [UInt8](data)
+    let starts = bytes.indices.filter { bytes[$0...].starts(with: old) }
+    guard starts.count == 1, old.count == new.count else { throw KeyedArchiveError("expected one occurrence of \(old)") }
+    data.replaceSubrange((data.startIndex + starts[0])..<(data.startIndex + starts[0] + old.count), with: new)
 }

@@ -115,6 +115,19 @@ struct BinaryPropertyListTests {
         #expect(throws: PropertyListError.self, "\(name)") { try BinaryPropertyList(data).topValue() }
     }
 
+    @Test("Reading an object in place (as the decoder reads its stored property list) reads what object(_:) reads, errors included")
+    func objectInPlace() throws {
+        let archive = try ArchiveEncoder().encode(["a": [1.5, 2], "b": ["text", "café"]] as [String: [AnyCodableLeaf]])
+        for data in [archive] + Self.brokenCases.map(\.1) {
+            guard var plist = try? BinaryPropertyList(data) else { continue }
+            for ref in -1...(plist.objectCount) {
+                let plain = Result { try plist.object(ref) }
+                let inPlace = Result { try BinaryPropertyList.object(ref, inPlace: &plist) }
+                #expect(describe(plain) == describe(inPlace), "object \(ref)")
+            }
+        }
+    }
+
     @Test("A reference width too narrow for the object count is rejected")
     func narrowReferences() throws {
         // 300 objects cannot be addressed with 1-byte references.
@@ -136,5 +149,21 @@ struct BinaryPropertyListTests {
         let data = handmade(objects: objects, offsetSize: 2, refSize: 2)
         #expect(throws: PropertyListError.self) { try BinaryPropertyList(data).topValue() }
         #expect(throws: Never.self) { try BinaryPropertyList(data).topValue(maxDepth: 2_000) }
+    }
+}
+
+/// A leaf of either kind, for an archive with reals and strings.
+private enum AnyCodableLeaf: Codable, ExpressibleByFloatLiteral, ExpressibleByIntegerLiteral, ExpressibleByStringLiteral {
+    case real(Double), text(String)
+    init(floatLiteral value: Double) { self = .real(value) }
+    init(integerLiteral value: Int) { self = .real(Double(value)) }
+    init(stringLiteral value: String) { self = .text(value) }
+}
+
+/// A result's value or error, as text.
+private func describe(_ result: Result<BinaryPropertyList.Object, any Error>) -> String {
+    switch result {
+    case .success(let object): return "\(object)"
+    case .failure(let error): return "error: \(error)"
     }
 }

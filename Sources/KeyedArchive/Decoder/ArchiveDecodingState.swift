@@ -1,0 +1,122 @@
+import Foundation
+
+/// State shared by every decoder of one `decode` call: the limits, the cycle check, the
+/// work budget and the instances already decoded (identity).
+///
+/// One accounting serves every path: following a UID and descending into an inline
+/// container both go through ``_ArchiveDecoder/withContainer(ref:slot:at:_:)`` (depth and
+/// cycles, by plist reference, so UID cycles and plist-level self-containment are one
+/// check), and every value resolved, probes that fail included, is charged to one budget.
+final class ArchiveDecodingState {
+    let maxDepth: Int
+    /// Classes the caller allowed, and names for strict class-name checking.
+    let registry: ArchiveClassRegistry
+    /// Whether an object's `$classname` must match the type it is decoded as.
+    let strictClassNames: Bool
+    /// Whether booleans read as 0/1 and 0/1 as booleans (archives from swift-corelibs-foundation).
+    let booleansAreNumbers: Bool
+    /// The work budget left: every value resolved, container entered, element, entry and
+    /// indexed key costs one.
+    /// The strategies of the `decode` call (see ArchiveDecoder+Strategies.swift).
+    @exclusivity(unchecked) var options = ArchiveDecodingOptions()
+    /// The document's one budget of work units (see ``ArchiveWorkBudget``).
+    @exclusivity(unchecked) var budget: ArchiveWorkBudget
+    /// Units left in ``budget`` (the hot paths subtract from it directly).
+    var remainingObjects: Int {
+        @inline(__always) get { budget.remaining }
+        @inline(__always) set { budget.remaining = newValue }
+    }
+    @exclusivity(unchecked) var depth = 0
+    /// Plist references of the containers being decoded right now; meeting one again is a cycle.
+    @exclusivity(unchecked) private var open: [Bool] = []
+    /// Class instances already decoded, by UID, so a shared object decodes to one instance;
+    /// an ``ArchiveReferenceDecodable`` instance is recorded before its fields are read.
+    @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
+    /// ``ArchiveReferenceDecodable`` instances whose fields are being read, by UID.
+    @exclusivity(unchecked) var filling: [Int: FillState] = [:]
+    /// The first error that stopped a back-referenced instance being filled: it fails the
+    /// decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
+    @exclusivity(unchecked) var abandonedFill: (any Error)?
+    /// Strings and data already made, by plist reference: an object referenced from many
+    /// places is one shared copy, not one copy per place.
+    @exclusivity(unchecked) var leaves = SharedLeafValues()
+    /// Values parsed from text (URLs, decimals, base64), by the plist reference of what they
+    /// were parsed from: parsed once however many places refer to it.
+    @exclusivity(unchecked) var parsedURLs: [Int: URL] = [:]
+    @exclusivity(unchecked) var parsedDecimals: [Int: Decimal] = [:]
+    @exclusivity(unchecked) var parsedBase64: [Int: Data] = [:]
+    /// The entry references of NSDictionaries in the numbered layout (`NS.key.N`,
+    /// `NS.object.N`), each list stored once; see `numberedDictionary(keys:values:owner:at:)`.
+    @exclusivity(unchecked) var gatheredRefs: [[Int]] = []
+    /// The numbered NSDictionaries already gathered, by UID: their (keys, values) lists.
+    @exclusivity(unchecked) var numberedDictionaries: [Int: (BinaryPropertyList.RefList, BinaryPropertyList.RefList)] = [:]
+    /// The element slots of NSOrderedSet objects (`NS.object.N`), by UID: found once per object.
+    @exclusivity(unchecked) var orderedSetSlots: [Int: [ArchiveSlot]] = [:]
+    /// Class chains already read, by class-entry UID.
+    /// (A seeded table of positions in `classChainList`: cheaper per object than `Hasher`.)
+    @exclusivity(unchecked) var classChains = ScalarRefTable()
+    @exclusivity(unchecked) var classChainList: [ArchivedClassChain] = []
+    /// Key indexes of large objects, by the byte offset of their key list: built once,
+    /// so each lookup is O(1) however many keys an object has and however often it is shared.
+    @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
+    /// The key texts of NSDictionaries whose keys are not all plain strings, by the byte
+    /// offset of their `NS.keys` list (see `dictionaryKeys(_:owner:at:)`).
+    @exclusivity(unchecked) var dictionaryKeys: [Int: ArchiveDictionaryKeys] = [:]
+    /// Key-reference caches by CodingKey type (the metatype's address → index in `keyRefCaches`).
+    @exclusivity(unchecked) var keyRefCacheIndex = ScalarRefTable()
+    @exclusivity(unchecked) var keyRefCaches: [KeyRefCache] = []
+    /// The same for the field names of Foundation layouts (see `fieldIndex(of:keys:)`), and
+    /// for `$class` (see `classFieldIndex(keys:)`).
+    let namedKeyRefs = KeyRefCache()
+    let classKeyRefs = KeyRefCache()
+    /// Every decoder of this decode (the first one and those made for `superDecoder`,
+    /// strategies and `NSCoding` objects), to be closed when it returns (see ``close()``).
+    @exclusivity(unchecked) var decoders: [_ArchiveDecoder] = []
+    /// What decoding needs to know about each type met (see `traits(of:)`).
+    /// (Metatype address → position in `traitList`.)
+    @exclusivity(unchecked) var traits = ScalarRefTable()
+    @exclusivity(unchecked) var traitList: [DecodableTraits] = []
+    /// Type names already printed in an error message (see `typeName(_:)`).
+    @exclusivity(unchecked) var typeNames: [ObjectIdentifier: String] = [:]
+
+    init(limits: ArchiveDecoder.Limits, inputSize: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(),
+         strictClassNames: Bool = false, booleansAreNumbers: Bool = false) {
+        self.maxDepth = limits.maxDepth
+        self.budget = ArchiveWorkBudget(limits: limits, inputSize: inputSize)
+        self.registry = registry
+        self.strictClassNames = strictClassNames
+        self.booleansAreNumbers = booleansAreNumbers
+    }
+
+    /// Ends the decode: its decoders read no more of the archive, whose bytes it borrowed
+    /// (one that `init(from:)` kept throws when used), and the cycle between them and this
+    /// state is broken.
+    func close() {
+        for decoder in decoders { decoder.close() }
+        decoders = []
+        for cache in keyRefCaches { cache.dropSpareContainer() }
+    }
+
+    /// Marks plist reference `ref` open; false when it already is (a cycle).
+    @inline(__always)
+    func enter(_ ref: Int, objectCount: Int) -> Bool {
+        if open.isEmpty { open = [Bool](repeating: false, count: objectCount) }
+        guard ref >= 0, ref < open.count, !open[ref] else { return false }
+        open[ref] = true
+        return true
+    }
+
+    @inline(__always)
+    func leave(_ ref: Int) {
+        if ref >= 0, ref < open.count { open[ref] = false }
+    }
+
+    /// The instance decoded (or being filled) for `uid`, noting a back-reference to one
+    /// being filled.
+    @inline(__always)
+    func instance(_ uid: Int) -> AnyObject? {
+        guard let existing = instances[uid] else { return nil }
+        if !filling.isEmpty { filling[uid]?.handedOut = true }
+        return existing
+    }
+}

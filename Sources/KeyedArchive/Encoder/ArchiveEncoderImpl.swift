@@ -69,7 +69,12 @@ final class _ArchiveEncoder: Encoder {
         if T.self == Bool.self { return table.bool(unsafeBitCast(value, to: Bool.self)) }
         // The objects this value opens are stored when it is done (see ArchiveObjectTable+Records.swift).
         let mark = table.openMark
-        defer { table.close(downTo: mark) }
+        defer {
+            table.close(downTo: mark)
+            // A top-level value is done: forget the kept keyed containers, which refer to
+            // this encoder (see KeyedEncodingContainerReuse.swift).
+            if mark == 0 { table.dropSpareContainers() }
+        }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         if T.self == UUID.self { return try unsafeBitCast(value, to: UUID.self)._archiveEncode(with: self, at: path()) }
         if T.self == [String].self {
@@ -247,15 +252,15 @@ final class _ArchiveEncoder: Encoder {
     // MARK: - Encoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .keyed(let box, let uid) = target {
+        if case .keyed(let box, _) = target {
             // A second request (a class and its superclass) shares one object.
-            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, box: box, uid: uid, path: pathNode))
+            return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, box: box, path: pathNode)
         }
         // Without a type of its own (superEncoder(forKey:)) a keyed container is an NSDictionary.
         let made = valueType == nil ? makeObject(kind: .dictionary) : makeObject(kind: .fields)
         target = .keyed(made.box, made.uid)
         opened(made.uid)
-        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, box: made.box, uid: made.uid, path: pathNode))
+        return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, box: made.box, path: pathNode)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {

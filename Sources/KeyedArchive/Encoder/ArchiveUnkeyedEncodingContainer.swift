@@ -53,8 +53,7 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         let nestedPath = path.appending(index: count)
         let made = encoder.makeObject(kind: .dictionary)
         append(made.uid)
-        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<NestedKey>(
-            encoder: encoder, box: made.box, uid: made.uid, path: nestedPath))
+        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, box: made.box, path: nestedPath)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -35,6 +35,12 @@ final class _ArchiveEncoder: Encoder {
     let patch: Patch?
     /// Writes NSNull as nil (UID 0); used when a Foundation tree stands for a Codable value.
     @exclusivity(unchecked) var nullIsNil = false
+    /// Encodes the values inside this encoder's value when it has a patch (see `box`).
+    private lazy var unpatched: _ArchiveEncoder = {
+        let encoder = subEncoder(path: pathNode, target: .none, patch: nil)
+        encoder.nullIsNil = nullIsNil
+        return encoder
+    }()
     /// The ``ArchiveReferenceDecodable`` instance being encoded that has not opened its
     /// container yet: the first object `container(keyedBy:)` or `unkeyedContainer()` makes
     /// is its object, and its UID is recorded for it at once.
@@ -67,6 +73,9 @@ final class _ArchiveEncoder: Encoder {
         if T.self == Int.self { return table.integer(Int64(unsafeBitCast(value, to: Int.self))) }
         if T.self == Double.self { return try realUID(unsafeBitCast(value, to: Double.self), at: path()) }
         if T.self == Bool.self { return table.bool(unsafeBitCast(value, to: Bool.self)) }
+        // A `superEncoder(forKey:)` encoder's patch is for its own value: the values inside
+        // it are encoded by an encoder without one (else their objects would take its place).
+        if patch != nil { return try unpatched.box(value, at: path()) }
         // The objects this value opens are stored when it is done (see ArchiveObjectTable+Records.swift).
         let mark = table.openMark
         defer {

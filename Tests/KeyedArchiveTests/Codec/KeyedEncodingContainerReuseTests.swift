@@ -156,6 +156,45 @@ struct KeyedEncodingContainerReuseTests {
         var number: Int
     }
 
+    /// A value with objects inside it, written through `superEncoder(forKey:)`.
+    struct NestedSuper: Codable, Equatable {
+        var label: String
+        var tree: Tree
+        var trees: [Tree]
+        enum CodingKeys: String, CodingKey { case label, tree, trees }
+
+        init(label: String, tree: Tree, trees: [Tree]) {
+            self.label = label
+            self.tree = tree
+            self.trees = trees
+        }
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            label = try container.decode(String.self, forKey: .label)
+            tree = try Tree(from: container.superDecoder(forKey: .tree))
+            trees = try [Tree](from: container.superDecoder(forKey: .trees))
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try tree.encode(to: container.superEncoder(forKey: .tree))
+            try trees.encode(to: container.superEncoder(forKey: .trees))
+            try container.encode(label, forKey: .label)
+        }
+    }
+
+    @Test("superEncoder(forKey:) keeps its own object when the value has objects inside it")
+    func superEncoderOfNestedObjects() throws {
+        let value = NestedSuper(label: "n", tree: Self.tree, trees: [Tree(name: "x", children: [Tree(name: "y")]), Tree(name: "z")])
+        let (decoded, _, raw) = try roundTrip(value, format: .binary)
+        #expect(decoded == value)
+        // Read without our decoder: the fields hold the values' own objects (a keyed
+        // container without a type of its own is an NSDictionary), not an object inside them.
+        #expect(raw.className(of: raw.resolve(raw.root?["tree"])) == "NSDictionary")
+        #expect(raw.className(of: raw.resolve(raw.root?["trees"])) == "NSArray")
+    }
+
     /// Throws from `encode(to:)` after writing a field, when `fails` is set.
     struct Failing: Encodable {
         let fails: Bool

@@ -8,11 +8,32 @@ final class _ArchiveEncoder: Encoder {
     enum Target {
         case none
         /// A keyed object (or an NSDictionary when the keyed container has no type of its own).
-        case keyed(ObjectBox, Int32)
+        case keyed(OpenHandle)
         /// An NSArray.
-        case unkeyed(ObjectBox, Int32)
+        case unkeyed(OpenHandle)
         /// A single value's UID.
         case value(Int32)
+    }
+
+    /// An object being filled in, without its table (the encoder's): saving, restoring and
+    /// storing one retains nothing.
+    struct OpenHandle {
+        let uid: Int32
+        let kind: ObjectBox.Kind
+        /// The level hint (see ``ObjectBox/level``).
+        let level: Int
+
+        init(_ box: ObjectBox) {
+            uid = box.uid
+            kind = box.kind
+            level = box.level
+        }
+    }
+
+    /// The object `handle` stands for.
+    @inline(__always)
+    func box(_ handle: OpenHandle) -> ObjectBox {
+        ObjectBox(table: table, uid: handle.uid, kind: handle.kind, level: handle.level)
     }
 
     /// Where a value produced by a `superEncoder(forKey:)`-style encoder must be written.
@@ -177,7 +198,9 @@ final class _ArchiveEncoder: Encoder {
         case .none:
             // Encoded nothing: an empty object of its class.
             return makeObject(kind: .fields).uid
-        case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
+        case .keyed(let handle), .unkeyed(let handle):
+            return handle.uid
+        case .value(let uid):
             return uid
         }
     }
@@ -261,25 +284,27 @@ final class _ArchiveEncoder: Encoder {
     // MARK: - Encoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .keyed(let box, _) = target {
+        if case .keyed(let handle) = target {
             // A second request (a class and its superclass) shares one object.
-            return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, box: box, path: pathNode)
+            return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, path: pathNode)
         }
         // Without a type of its own (superEncoder(forKey:)) a keyed container is an NSDictionary.
         let made = valueType == nil ? makeObject(kind: .dictionary) : makeObject(kind: .fields)
-        target = .keyed(made.box, made.uid)
+        let handle = OpenHandle(made.box)
+        target = .keyed(handle)
         opened(made.uid)
-        return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, box: made.box, path: pathNode)
+        return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, path: pathNode)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .unkeyed(let box, _) = target {
-            return ArchiveUnkeyedEncodingContainer(encoder: self, box: box, path: pathNode)
+        if case .unkeyed(let handle) = target {
+            return ArchiveUnkeyedEncodingContainer(encoder: self, object: handle, path: pathNode)
         }
         let made = makeObject(kind: .array)
-        target = .unkeyed(made.box, made.uid)
+        let handle = OpenHandle(made.box)
+        target = .unkeyed(handle)
         opened(made.uid)
-        return ArchiveUnkeyedEncodingContainer(encoder: self, box: made.box, path: pathNode)
+        return ArchiveUnkeyedEncodingContainer(encoder: self, object: handle, path: pathNode)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }

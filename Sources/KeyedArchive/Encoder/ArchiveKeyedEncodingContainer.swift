@@ -16,7 +16,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     let core: ArchiveKeyedEncodingCore
 
     /// The object the container writes into.
-    var box: ObjectBox { ObjectBox(table: encoder.table, uid: core.uid, kind: core.kind, level: core.level) }
+    var box: ObjectBox { encoder.box(core.object) }
     var path: CodingPathNode { core.path }
 
     var codingPath: [any CodingKey] { path.path }
@@ -111,18 +111,18 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     ) -> KeyedEncodingContainer<NestedKey> {
         let made = encoder.makeObject(kind: .dictionary)
         put(.uid(made.uid), forKey: key)
-        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, box: made.box, path: path.appending(key))
+        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, object: .init(made.box), path: path.appending(key))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let made = encoder.makeObject(kind: .array)
         put(.uid(made.uid), forKey: key)
-        return ArchiveUnkeyedEncodingContainer(encoder: encoder, box: made.box, path: path.appending(key))
+        return ArchiveUnkeyedEncodingContainer(encoder: encoder, object: .init(made.box), path: path.appending(key))
     }
 
     /// The superclass's fields go into this same object, like `[super encodeWithCoder:]`.
     mutating func superEncoder() -> any Encoder {
-        encoder.subEncoder(path: path.appending(ArchiveCodingKey.super), target: .keyed(box, box.uid), patch: nil)
+        encoder.subEncoder(path: path.appending(ArchiveCodingKey.super), target: .keyed(core.object), patch: nil)
     }
 
     /// A nested object under `key`, filled in by whatever the caller encodes next.
@@ -148,25 +148,19 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 final class ArchiveKeyedEncodingCore {
     /// The encoder the container was made with (it holds it).
     let encoderID: ObjectIdentifier
-    @exclusivity(unchecked) private(set) var uid: Int32
-    @exclusivity(unchecked) private(set) var kind: ObjectBox.Kind
-    @exclusivity(unchecked) private(set) var level: Int
+    @exclusivity(unchecked) private(set) var object: _ArchiveEncoder.OpenHandle
     @exclusivity(unchecked) private(set) var path: CodingPathNode
 
-    init(encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode) {
+    init(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) {
         encoderID = ObjectIdentifier(encoder)
-        uid = box.uid
-        kind = box.kind
-        level = box.level
+        self.object = object
         self.path = path
     }
 
     /// Points the core at another object.
     @inline(__always)
-    func reset(box: ObjectBox, path: CodingPathNode) {
-        uid = box.uid
-        kind = box.kind
-        level = box.level
+    func reset(object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) {
+        self.object = object
         self.path = path
     }
 }

@@ -11,19 +11,19 @@ import Foundation
 // containers refer to the encoder, which refers to the table).
 
 extension ArchiveKeyedEncodingContainer {
-    /// A `KeyedEncodingContainer` writing into `box`: the Key type's last one at `box`'s
-    /// level, pointed at `box`, when nobody holds it any more; otherwise a new one.
+    /// A `KeyedEncodingContainer` writing into `object`: the Key type's last one at
+    /// `object`'s level, pointed at `object`, when nobody holds it any more; otherwise a new one.
     @inline(__always)
-    static func handOut(encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode) -> KeyedEncodingContainer<Key> {
+    static func handOut(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) -> KeyedEncodingContainer<Key> {
         let table = encoder.table
         let keyCache = table.keyCache(for: Key.self)
-        let level = box.level
+        let level = object.level
         if level >= 0, level < keyCache.spares.count, let core = keyCache.spares[level].idleCore(),
            core.encoderID == ObjectIdentifier(encoder) {
-            core.reset(box: box, path: path)
+            core.reset(object: object, path: path)
             return keyCache.spares[level].container(as: KeyedEncodingContainer<Key>.self)
         }
-        let core = ArchiveKeyedEncodingCore(encoder: encoder, box: box, path: path)
+        let core = ArchiveKeyedEncodingCore(encoder: encoder, object: object, path: path)
         let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: encoder, keyCache: keyCache, core: core))
         if level >= 0 { table.keepSpare(container, core: core, in: keyCache, at: level) }
         return container

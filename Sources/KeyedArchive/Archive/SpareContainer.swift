@@ -33,9 +33,10 @@ struct SpareContainer<Core: AnyObject> {
         return core
     }
 
-    /// The kept container (only after ``idleCore()`` returned its core).
+    /// The kept container (only after ``idleCore()`` returned its core). Mutating only to be
+    /// read in place: a copy of this struct would retain both references.
     @inline(__always)
-    func container<Container>(as type: Container.Type) -> Container {
+    mutating func container<Container>(as type: Container.Type) -> Container {
         unsafeBitCast(box, to: Container.self)
     }
 

@@ -293,6 +293,8 @@ final class ArchiveObjectTable {
     /// The key-id caches, by CodingKey type (the metatype's address → index in `keyCaches`).
     @exclusivity(unchecked) private var keyCacheIndex = ScalarRefTable()
     @exclusivity(unchecked) private var keyCaches: [KeyIDCache] = []
+    /// The key-id caches that keep a container (see KeyedEncodingContainerReuse.swift).
+    @exclusivity(unchecked) var keyCachesWithSpares: [KeyIDCache] = []
 
     /// The key-id cache of a CodingKey type, its cursor at the first field.
     func keyCache(for type: Any.Type) -> KeyIDCache {
@@ -371,6 +373,7 @@ final class ArchiveObjectTable {
     /// writers need the entries, not the ways to find them.
     func finishEncoding() {
         closeAll()
+        dropSpareContainers()
         stringUIDs.releaseLookup()
         integerUIDs.release()
         unsignedUIDs.release()
@@ -416,4 +419,7 @@ final class KeyIDCache {
     @exclusivity(unchecked) var ids: [Int32] = []
     /// Where the next key is expected.
     @exclusivity(unchecked) var cursor = 0
+    /// The last keyed container handed out for this Key type at each level of open objects
+    /// (see KeyedEncodingContainerReuse.swift).
+    @exclusivity(unchecked) var spares: [SpareContainer<ArchiveKeyedEncodingCore>] = []
 }

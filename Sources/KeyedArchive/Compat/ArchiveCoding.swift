@@ -85,8 +85,8 @@ public struct ArchiveKeyedEncoder {
     /// A keyed encoder over `encoder` (any `Encoder`).
     public init(_ encoder: any Encoder) {
         container = encoder.container(keyedBy: ArchiveCodingKey.self)
-        if let archiveEncoder = encoder as? _ArchiveEncoder, case .keyed(let box, _) = archiveEncoder.target {
-            archive = (archiveEncoder, box, archiveEncoder.pathNode)
+        if let archiveEncoder = encoder as? _ArchiveEncoder, case .keyed(let handle) = archiveEncoder.target {
+            archive = (archiveEncoder, archiveEncoder.box(handle), archiveEncoder.pathNode)
         } else {
             archive = nil
         }

@@ -94,7 +94,7 @@ final class ArchiveDecodingState {
     func close() {
         for decoder in decoders { decoder.close() }
         decoders = []
-        for cache in keyRefCaches { cache.dropSpareContainer() }
+        for cache in keyRefCaches { cache.spare.drop() }
     }
 
     /// Marks plist reference `ref` open; false when it already is (a cycle).

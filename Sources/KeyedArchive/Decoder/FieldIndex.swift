@@ -116,10 +116,9 @@ final class KeyRefCache {
     @exclusivity(unchecked) private var refs: [Int] = []
     /// Where the next key is expected.
     @exclusivity(unchecked) var cursor = 0
-    /// The box of the last `KeyedDecodingContainer` handed out for this Key type, and its
-    /// core, to hand out again once nobody holds it (see `KeyedContainerReuse.swift`).
-    @exclusivity(unchecked) var spareBox: AnyObject?
-    @exclusivity(unchecked) var spareCore: ArchiveKeyedContainerCore?
+    /// The last `KeyedDecodingContainer` handed out for this Key type, to hand out again
+    /// once nobody holds it (see `KeyedContainerReuse.swift`).
+    @exclusivity(unchecked) var spare = SpareContainer<ArchiveKeyedContainerCore>()
 
     /// The reference last matched for `name`, if any (looked for at the cursor first).
     @inline(__always)

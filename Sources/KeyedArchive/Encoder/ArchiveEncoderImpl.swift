@@ -8,11 +8,32 @@ final class _ArchiveEncoder: Encoder {
     enum Target {
         case none
         /// A keyed object (or an NSDictionary when the keyed container has no type of its own).
-        case keyed(ObjectBox, Int32)
+        case keyed(OpenHandle)
         /// An NSArray.
-        case unkeyed(ObjectBox, Int32)
+        case unkeyed(OpenHandle)
         /// A single value's UID.
         case value(Int32)
+    }
+
+    /// An object being filled in, without its table (the encoder's): saving, restoring and
+    /// storing one retains nothing.
+    struct OpenHandle {
+        let uid: Int32
+        let kind: ObjectBox.Kind
+        /// The level hint (see ``ObjectBox/level``).
+        let level: Int
+
+        init(_ box: ObjectBox) {
+            uid = box.uid
+            kind = box.kind
+            level = box.level
+        }
+    }
+
+    /// The object `handle` stands for.
+    @inline(__always)
+    func box(_ handle: OpenHandle) -> ObjectBox {
+        ObjectBox(table: table, uid: handle.uid, kind: handle.kind, level: handle.level)
     }
 
     /// Where a value produced by a `superEncoder(forKey:)`-style encoder must be written.
@@ -35,6 +56,12 @@ final class _ArchiveEncoder: Encoder {
     let patch: Patch?
     /// Writes NSNull as nil (UID 0); used when a Foundation tree stands for a Codable value.
     @exclusivity(unchecked) var nullIsNil = false
+    /// Encodes the values inside this encoder's value when it has a patch (see `box`).
+    private lazy var unpatched: _ArchiveEncoder = {
+        let encoder = subEncoder(path: pathNode, target: .none, patch: nil)
+        encoder.nullIsNil = nullIsNil
+        return encoder
+    }()
     /// The ``ArchiveReferenceDecodable`` instance being encoded that has not opened its
     /// container yet: the first object `container(keyedBy:)` or `unkeyedContainer()` makes
     /// is its object, and its UID is recorded for it at once.
@@ -67,9 +94,17 @@ final class _ArchiveEncoder: Encoder {
         if T.self == Int.self { return table.integer(Int64(unsafeBitCast(value, to: Int.self))) }
         if T.self == Double.self { return try realUID(unsafeBitCast(value, to: Double.self), at: path()) }
         if T.self == Bool.self { return table.bool(unsafeBitCast(value, to: Bool.self)) }
+        // A `superEncoder(forKey:)` encoder's patch is for its own value: the values inside
+        // it are encoded by an encoder without one (else their objects would take its place).
+        if patch != nil { return try unpatched.box(value, at: path()) }
         // The objects this value opens are stored when it is done (see ArchiveObjectTable+Records.swift).
         let mark = table.openMark
-        defer { table.close(downTo: mark) }
+        defer {
+            table.close(downTo: mark)
+            // A top-level value is done: forget the kept keyed containers, which refer to
+            // this encoder (see KeyedEncodingContainerReuse.swift).
+            if mark == 0 { table.dropSpareContainers() }
+        }
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         if T.self == UUID.self { return try unsafeBitCast(value, to: UUID.self)._archiveEncode(with: self, at: path()) }
         if T.self == [String].self {
@@ -163,7 +198,9 @@ final class _ArchiveEncoder: Encoder {
         case .none:
             // Encoded nothing: an empty object of its class.
             return makeObject(kind: .fields).uid
-        case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid):
+        case .keyed(let handle), .unkeyed(let handle):
+            return handle.uid
+        case .value(let uid):
             return uid
         }
     }
@@ -247,25 +284,27 @@ final class _ArchiveEncoder: Encoder {
     // MARK: - Encoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-        if case .keyed(let box, let uid) = target {
+        if case .keyed(let handle) = target {
             // A second request (a class and its superclass) shares one object.
-            return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, box: box, uid: uid, path: pathNode))
+            return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, path: pathNode)
         }
         // Without a type of its own (superEncoder(forKey:)) a keyed container is an NSDictionary.
         let made = valueType == nil ? makeObject(kind: .dictionary) : makeObject(kind: .fields)
-        target = .keyed(made.box, made.uid)
+        let handle = OpenHandle(made.box)
+        target = .keyed(handle)
         opened(made.uid)
-        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: self, box: made.box, uid: made.uid, path: pathNode))
+        return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, path: pathNode)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
-        if case .unkeyed(let box, _) = target {
-            return ArchiveUnkeyedEncodingContainer(encoder: self, box: box, path: pathNode)
+        if case .unkeyed(let handle) = target {
+            return ArchiveUnkeyedEncodingContainer(encoder: self, object: handle, path: pathNode)
         }
         let made = makeObject(kind: .array)
-        target = .unkeyed(made.box, made.uid)
+        let handle = OpenHandle(made.box)
+        target = .unkeyed(handle)
         opened(made.uid)
-        return ArchiveUnkeyedEncodingContainer(encoder: self, box: made.box, path: pathNode)
+        return ArchiveUnkeyedEncodingContainer(encoder: self, object: handle, path: pathNode)
     }
 
     func singleValueContainer() -> any SingleValueEncodingContainer { self }

@@ -5,21 +5,19 @@ import Foundation
 /// In a typed object (`.fields`), numbers and booleans are stored inline under their key,
 /// as `encode(_:forKey:)` does in `NSCoder`; everything else is a UID. In an NSDictionary
 /// (a keyed container with no type of its own), every key and value is an object by UID.
+///
+/// What changes from object to object (the object, the path) is one class instance, so
+/// that `container(keyedBy:)` can hand the same `KeyedEncodingContainer` out again for the
+/// next object (see `KeyedEncodingContainerReuse.swift`).
 struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     let encoder: _ArchiveEncoder
-    let box: ObjectBox
-    let uid: Int32
-    let path: CodingPathNode
     /// Field-key ids of `Key` (no hashing per field).
     let keyCache: KeyIDCache
+    let core: ArchiveKeyedEncodingCore
 
-    init(encoder: _ArchiveEncoder, box: ObjectBox, uid: Int32, path: CodingPathNode) {
-        self.encoder = encoder
-        self.box = box
-        self.uid = uid
-        self.path = path
-        keyCache = encoder.table.keyCache(for: Key.self)
-    }
+    /// The object the container writes into.
+    var box: ObjectBox { encoder.box(core.object) }
+    var path: CodingPathNode { core.path }
 
     var codingPath: [any CodingKey] { path.path }
 
@@ -113,19 +111,18 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     ) -> KeyedEncodingContainer<NestedKey> {
         let made = encoder.makeObject(kind: .dictionary)
         put(.uid(made.uid), forKey: key)
-        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<NestedKey>(
-            encoder: encoder, box: made.box, uid: made.uid, path: path.appending(key)))
+        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, object: .init(made.box), path: path.appending(key))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
         let made = encoder.makeObject(kind: .array)
         put(.uid(made.uid), forKey: key)
-        return ArchiveUnkeyedEncodingContainer(encoder: encoder, box: made.box, path: path.appending(key))
+        return ArchiveUnkeyedEncodingContainer(encoder: encoder, object: .init(made.box), path: path.appending(key))
     }
 
     /// The superclass's fields go into this same object, like `[super encodeWithCoder:]`.
     mutating func superEncoder() -> any Encoder {
-        encoder.subEncoder(path: path.appending(ArchiveCodingKey.super), target: .keyed(box, uid), patch: nil)
+        encoder.subEncoder(path: path.appending(ArchiveCodingKey.super), target: .keyed(core.object), patch: nil)
     }
 
     /// A nested object under `key`, filled in by whatever the caller encodes next.
@@ -138,5 +135,32 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
             patch = .element(box, box.count - 1)
         }
         return encoder.subEncoder(path: path.appending(key), target: .none, patch: patch)
+    }
+}
+
+/// The state of an ``ArchiveKeyedEncodingContainer`` that changes from object to object,
+/// whatever its Key type.
+///
+/// Its fields change only when a container that nobody holds any more is handed out again
+/// for another object of the same encoder (see `KeyedEncodingContainerReuse.swift`). It
+/// keeps the object's handle without its table (the encoder's), so that pointing it at
+/// another object retains nothing but the path.
+final class ArchiveKeyedEncodingCore {
+    /// The encoder the container was made with (it holds it).
+    let encoderID: ObjectIdentifier
+    @exclusivity(unchecked) private(set) var object: _ArchiveEncoder.OpenHandle
+    @exclusivity(unchecked) private(set) var path: CodingPathNode
+
+    init(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) {
+        encoderID = ObjectIdentifier(encoder)
+        self.object = object
+        self.path = path
+    }
+
+    /// Points the core at another object.
+    @inline(__always)
+    func reset(object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) {
+        self.object = object
+        self.path = path
     }
 }

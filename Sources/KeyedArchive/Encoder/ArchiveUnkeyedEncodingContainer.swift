@@ -10,10 +10,10 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     private let level: Int32
     let path: CodingPathNode
 
-    init(encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode) {
+    init(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) {
         self.encoder = encoder
-        uid = box.uid
-        level = Int32(truncatingIfNeeded: box.level)
+        uid = object.uid
+        level = Int32(truncatingIfNeeded: object.level)
         self.path = path
     }
 
@@ -53,15 +53,14 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
         let nestedPath = path.appending(index: count)
         let made = encoder.makeObject(kind: .dictionary)
         append(made.uid)
-        return KeyedEncodingContainer(ArchiveKeyedEncodingContainer<NestedKey>(
-            encoder: encoder, box: made.box, uid: made.uid, path: nestedPath))
+        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, object: .init(made.box), path: nestedPath)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
         let nestedPath = path.appending(index: count)
         let made = encoder.makeObject(kind: .array)
         append(made.uid)
-        return ArchiveUnkeyedEncodingContainer(encoder: encoder, box: made.box, path: nestedPath)
+        return ArchiveUnkeyedEncodingContainer(encoder: encoder, object: .init(made.box), path: nestedPath)
     }
 
     mutating func superEncoder() -> any Encoder {

@@ -62,7 +62,8 @@ extension _ArchiveEncoder {
         try body(encoder)
         switch encoder.target {
         case .none: return encoder.makeObject(kind: .dictionary).uid
-        case .keyed(_, let uid), .unkeyed(_, let uid), .value(let uid): return uid
+        case .keyed(let handle), .unkeyed(let handle): return handle.uid
+        case .value(let uid): return uid
         }
     }
 

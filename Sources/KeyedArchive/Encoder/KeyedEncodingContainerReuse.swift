@@ -1,0 +1,47 @@
+import Foundation
+
+// Handing out keyed containers without making one per object, as the decoder does: the
+// rule is `SpareContainer` (Archive/SpareContainer.swift). The Key type's `KeyIDCache`
+// keeps one spare per level of open objects, so that nested values of one type (each
+// holding its container while its children are encoded) find theirs free too: the object
+// at a level is done before the next object at that level opens. A spare that is busy
+// (a container kept past its `encode(to:)`) or made by another encoder (a superEncoder's)
+// is not reused; the object gets a new container, which is not kept. The table lists the
+// caches that keep spares and forgets them all when the top-level value is done (their
+// containers refer to the encoder, which refers to the table).
+
+extension ArchiveKeyedEncodingContainer {
+    /// A `KeyedEncodingContainer` writing into `object`: the Key type's last one at
+    /// `object`'s level, pointed at `object`, when nobody holds it any more; otherwise a new one.
+    @inline(__always)
+    static func handOut(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) -> KeyedEncodingContainer<Key> {
+        let table = encoder.table
+        let keyCache = table.keyCache(for: Key.self)
+        let level = object.level
+        if level >= 0, level < keyCache.spares.count, let core = keyCache.spares[level].idleCore(),
+           core.encoderID == ObjectIdentifier(encoder) {
+            core.reset(object: object, path: path)
+            return keyCache.spares[level].container(as: KeyedEncodingContainer<Key>.self)
+        }
+        let core = ArchiveKeyedEncodingCore(encoder: encoder, object: object, path: path)
+        let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: encoder, keyCache: keyCache, core: core))
+        if level >= 0 { table.keepSpare(container, core: core, in: keyCache, at: level) }
+        return container
+    }
+}
+
+extension ArchiveObjectTable {
+    /// Keeps `container` as `cache`'s spare at `level` when that place is free.
+    @inline(never)
+    func keepSpare<Container>(_ container: Container, core: ArchiveKeyedEncodingCore, in cache: KeyIDCache, at level: Int) {
+        if cache.spares.isEmpty { keyCachesWithSpares.append(cache) }
+        while cache.spares.count <= level { cache.spares.append(SpareContainer()) }
+        _ = cache.spares[level].keep(container, core: core)
+    }
+
+    /// Forgets the containers the key caches keep (see above).
+    func dropSpareContainers() {
+        for cache in keyCachesWithSpares { cache.spares = [] }
+        keyCachesWithSpares.removeAll()
+    }
+}

@@ -28,10 +28,13 @@ enum OutputBuffer {
     /// at most a sixteenth of the file.
     static let hugePageThreshold = 1 << 25
 
-    /// A `Data` of `count` bytes, all of which `fill` writes (it is given zeros).
-    static func data(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> Data {
+    /// A `Data` of `count` bytes, all of which `fill` writes (it is given zeros). From
+    /// `ownPagesFrom` bytes on (the binary writer's ``mappedThreshold``; writers that free
+    /// nothing as they go pass ``hugePageThreshold``, as the heap's warm pages are then
+    /// cheaper to fill), the bytes are pages of their own.
+    static func data(count: Int, ownPagesFrom: Int = mappedThreshold, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> Data {
         #if os(Linux)
-        if count >= mappedThreshold, let mapped = mapped(count: count) {
+        if count >= max(ownPagesFrom, mappedThreshold), let mapped = mapped(count: count) {
             fill(UnsafeMutableBufferPointer(start: mapped.assumingMemoryBound(to: UInt8.self), count: count))
             return Data(bytesNoCopy: mapped, count: count, deallocator: .custom { pointer, size in
                 _ = munmap(pointer, size)

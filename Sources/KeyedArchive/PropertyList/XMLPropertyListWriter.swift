@@ -115,7 +115,9 @@ enum XMLPlistDocument {
 
     static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
         let (total, reals) = size(of: writer)
-        return OutputBuffer.data(count: total) { buffer in
+        // The writer frees nothing as it goes: its file takes pages of its own only where
+        // they are huge pages (see ``OutputBuffer``).
+        return OutputBuffer.data(count: total, ownPagesFrom: OutputBuffer.hugePageThreshold) { buffer in
             _ = fill(buffer, with: writer, reals: reals)
         }
     }

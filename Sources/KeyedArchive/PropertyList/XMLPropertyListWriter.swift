@@ -115,11 +115,11 @@ enum XMLPlistDocument {
 
     static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
         let (total, reals) = size(of: writer)
-        // The writer frees nothing as it goes: its file takes pages of its own only where
-        // they are huge pages (see ``OutputBuffer``).
-        return OutputBuffer.data(count: total, ownPagesFrom: OutputBuffer.hugePageThreshold) { buffer in
-            _ = fill(buffer, with: writer, reals: reals)
+        var data = Data(count: total)
+        data.withUnsafeMutableBytes { raw in
+            _ = fill(raw.bindMemory(to: UInt8.self), with: writer, reals: reals)
         }
+        return data
     }
 
     /// The document's size, and the texts of its reals for the writing pass.

@@ -59,31 +59,6 @@ struct EncoderMemoryReleaseTests {
         #expect(try ArchiveDecoder().decode([Row].self, from: xml) == value)
     }
 
-    @Test("A file of 32 MB or more (huge pages, on a 2 MB boundary) reads back, binary and XML")
-    func hugePageFile() throws {
-        struct Blob: Codable, Equatable {
-            var name: String
-            var bytes: Data
-        }
-        // A byte that differs every 64 KB (and at the end), so bytes written to the wrong place show.
-        let size = (1 << 25) + 12_345
-        var bytes = Data(repeating: 0xA5, count: size)
-        for offset in stride(from: 0, to: size, by: 1 << 16) { bytes[offset] = UInt8(truncatingIfNeeded: offset >> 16) }
-        bytes[size - 1] = 0x5A
-        let value = Blob(name: "blob", bytes: bytes)
-        let encoder = ArchiveEncoder()
-        for format in [ArchiveEncoder.OutputFormat.binary, .xml] {
-            encoder.outputFormat = format
-            let file = try encoder.encode(value)
-            #expect(file.count >= 1 << 25)
-            #if os(Linux)
-            let start = file.withUnsafeBytes { UInt(bitPattern: $0.baseAddress) }
-            #expect(start % (1 << 21) == 0, "\(format) file at \(start)")
-            #endif
-            #expect(try ArchiveDecoder().decode(Blob.self, from: file) == value)
-        }
-    }
-
     @Test("A small archive (no release, no mapped pages) round-trips")
     func smallArchive() throws {
         let value = rows(3)

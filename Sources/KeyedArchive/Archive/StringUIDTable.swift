@@ -47,8 +47,7 @@ struct StringUIDTable {
     mutating func uid(for string: String, orInsert make: () -> Int32) -> Int32 {
         var key = string
         return key.withUTF8 { bytes in
-            let full = ByteHash.hash(bytes, seed: seed)
-            let h = UInt32(truncatingIfNeeded: full ^ (full >> 32))
+            let h = hash(of: bytes)
             var slot = Int(h) & mask
             // At most 3/4 full, so the probe meets an empty slot.
             while slots[slot].position != Self.empty {
@@ -74,6 +73,13 @@ struct StringUIDTable {
         }
     }
 
+    /// The hash a string is stored and found by (its home slot is the hash masked to the table).
+    @inline(__always)
+    private func hash(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        let full = ByteHash.hash(bytes, seed: seed)
+        return UInt32(truncatingIfNeeded: full ^ (full >> 32))
+    }
+
     /// Reads the home slots of `strings` (about to be looked up with ``uid(for:orInsert:)``)
     /// and returns a word made from them: their cache misses then overlap instead of each
     /// waiting on memory in turn (a large dictionary's new keys land in random slots of a
@@ -83,10 +89,7 @@ struct StringUIDTable {
         var touched: UInt32 = 0
         for string in strings {
             var key = string
-            touched |= key.withUTF8 { bytes in
-                let full = ByteHash.hash(bytes, seed: seed)
-                return slots[Int(UInt32(truncatingIfNeeded: full ^ (full >> 32))) & mask].position
-            }
+            touched |= key.withUTF8 { bytes in slots[Int(hash(of: bytes)) & mask].position }
         }
         return touched
     }

@@ -130,8 +130,7 @@ struct AppKitCorpusTests {
     func layout(_ layout: String) throws {
         let objects = appKitCorpusObjects.filter { $0.layout == layout }
         #expect(!objects.isEmpty, "no corpus object has the layout \(layout)")
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-appkit-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Scratch.folder("appkit")
         defer { try? FileManager.default.removeItem(at: directory) }
         var rewritten: [String] = []
         for (position, object) in objects.enumerated() {

@@ -18,7 +18,7 @@ struct CLIErrorTests {
     /// `json` and `verify` read folders (CLIFolderTests); the single-file commands refuse them.
     @Test("a directory", arguments: [["dump"], ["convert", "--to", "xml"]])
     func directory(command: [String]) throws {
-        let folder = FileManager.default.temporaryDirectory.path
+        let folder = Scratch.root.path
         let result = try CLI.run(command + [folder])
         #expect(result.status == 1)
         #expect(result.stderr.contains(folder))

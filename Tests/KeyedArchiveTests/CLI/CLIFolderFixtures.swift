@@ -4,11 +4,9 @@ import Testing
 /// Folders for the tests of `json`, `verify` and `swift --check` on folders: archives written
 /// by Foundation's NSKeyedArchiver (binary and XML) among files that are not archives.
 enum FolderFixtures {
-    /// A fresh, empty temporary folder.
+    /// A fresh, empty scratch folder.
     static func folder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-folder-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try Scratch.folder("folder")
     }
 
     /// A binary keyed archive of `["item", index]`.

@@ -42,8 +42,7 @@ enum CLI {
 
     /// Writes `data` to a fresh temporary file and returns its path.
     static func temporaryFile(_ data: Data, name: String = "archive.plist") throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("cli")
         let url = folder.appendingPathComponent(name)
         try data.write(to: url)
         return url.path

@@ -16,10 +16,7 @@ struct DecodeInPlaceTests {
 
     /// A fresh folder for one test, removed afterwards.
     private func withFolder<R>(_ body: (URL) throws -> R) throws -> R {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-inplace-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(folder)
+        try Scratch.withFolder("inplace", body)
     }
 
     /// The description of `error` as a user would print it.

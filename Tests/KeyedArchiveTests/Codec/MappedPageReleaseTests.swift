@@ -55,8 +55,7 @@ struct MappedPageReleaseTests {
 
     @Test("A file decoded with its pages released every few units reads the same values, binary and XML")
     func sameValues() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-pages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("pages")
         defer { try? FileManager.default.removeItem(at: folder) }
         for format in [PropertyListFormat.binary, .xml] {
             let url = folder.appendingPathComponent("people-\(format).archive")
@@ -70,8 +69,7 @@ struct MappedPageReleaseTests {
 
     @Test("The work limit is the same with pages released: the same archive fails the same way")
     func sameLimit() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-pages-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("pages")
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent("people.archive")
         let data = try archive(Self.people, format: .binary)

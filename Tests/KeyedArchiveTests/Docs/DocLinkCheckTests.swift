@@ -25,7 +25,7 @@ struct DocLinkCheckTests {
     func checkScratchSite(article: String, deleting pageToDelete: String? = nil) throws -> BuiltExecutable.Result {
         let docc = try #require(Self.docc)
         let python = try #require(python3URL)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-doclinks-\(UUID().uuidString)")
+        let folder = Scratch.file("doclinks")
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalog = folder.appendingPathComponent("Scratch.docc")
         try FileManager.default.createDirectory(at: catalog, withIntermediateDirectories: true)

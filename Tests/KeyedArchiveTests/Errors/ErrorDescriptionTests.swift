@@ -38,7 +38,7 @@ struct ErrorDescriptionTests {
 
     @Test("ArchiveStoreError's underlying system error has a description too")
     func underlyingSystemError() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("ka-errors-gone-\(UUID())")
+        let folder = Scratch.file("errors-gone")
         let store = try ArchiveStore(directory: folder)
         try FileManager.default.removeItem(at: folder)
         do {
@@ -53,7 +53,7 @@ struct ErrorDescriptionTests {
 
     @Test("ArchiveStoreError from a real store")
     func archiveStoreErrorThrown() throws {
-        let store = try ArchiveStore(directory: FileManager.default.temporaryDirectory.appendingPathComponent("ka-errors-\(UUID())"))
+        let store = try ArchiveStore(directory: Scratch.file("errors"))
         defer { try? FileManager.default.removeItem(at: store.directory) }
         do {
             try store.save(1, as: ".hidden")

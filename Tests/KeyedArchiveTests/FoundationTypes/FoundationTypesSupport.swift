@@ -58,7 +58,7 @@ func expectTypeMismatch<T: Decodable>(_ type: T.Type, from data: Data, sourceLoc
 /// inlined, `$class` replaced by `{"$classes": [...]}`, as canonical JSON. Two archives of
 /// the same object graph give the same text whatever their UID numbering or key order.
 func archivedGraph(_ data: Data, dropping droppedKeys: [String] = []) throws -> String {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-graph-\(UUID().uuidString).plist")
+    let url = Scratch.file("graph", suffix: ".plist")
     try data.write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     return try runPython3(["-c", archivedGraphScript, url.path] + droppedKeys).trimmingCharacters(in: .whitespacesAndNewlines)

@@ -65,8 +65,7 @@ struct HostileStructureTests {
 
     @Test("python3's plistlib reads every family as a keyed archive", .requiresPython3)
     func plistlibReadsEveryFamily() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("hostile")
         defer { try? FileManager.default.removeItem(at: folder) }
         var paths: [String] = []
         for family in HostileFamily.allCases {
@@ -93,8 +92,7 @@ struct HostileStructureTests {
 
     @Test("The fuzz builder makes archives plistlib reads, from any bytes", .requiresPython3)
     func fuzzBuilderMakesValidArchives() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostile-fuzz-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("hostile-fuzz")
         defer { try? FileManager.default.removeItem(at: folder) }
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15
         var paths: [String] = []

@@ -91,7 +91,7 @@ struct PlistlibReadsUsTests {
         keys = sorted(top.keys())
         print(keys, [objs[uid(objs[uid(top[k])]['label'])] for k in keys])
         """
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-test-\(UUID().uuidString)")
+        let url = Scratch.file("plistlib")
         try data.write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
         let output = try runPython3(["-c", script, url.path]).trimmingCharacters(in: .whitespacesAndNewlines)

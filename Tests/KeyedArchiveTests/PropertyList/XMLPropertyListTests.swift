@@ -532,9 +532,7 @@ struct XMLPropertyListTests {
 
     @Test(.enabled(if: XMLPropertyListTests.python3Path != nil, "python3 is not on PATH"))
     func pythonPlistlibReadsOurOutput() throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("xmlplist-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try Scratch.folder("xmlplist")
         defer { try? FileManager.default.removeItem(at: directory) }
         let input = directory.appendingPathComponent("in.plist")
         let summary = directory.appendingPathComponent("summary.json")

@@ -4,13 +4,9 @@ import Testing
 
 // Shared pieces of the ArchiveStore suites: scratch folders, sample values, and listings.
 
-/// A fresh, empty folder under the temporary directory, removed when `body` returns.
+/// A fresh, empty scratch folder, removed when `body` returns.
 func withScratchFolder<T>(_ body: (URL) throws -> T) throws -> T {
-    let folder = FileManager.default.temporaryDirectory
-        .appendingPathComponent("keyedarchive-store-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: folder) }
-    return try body(folder)
+    try Scratch.withFolder("store", body)
 }
 
 /// Every entry of `folder`, hidden ones included, sorted.

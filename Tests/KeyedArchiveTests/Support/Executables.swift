@@ -66,8 +66,7 @@ enum BuiltExecutable {
         path binary: URL, _ arguments: [String] = [], stdin: Data? = nil, environment: [String: String] = [:],
         timeout: TimeInterval = 60
     ) throws -> Result {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyedarchive-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Scratch.folder("run")
         defer { try? FileManager.default.removeItem(at: folder) }
         let outURL = folder.appendingPathComponent("out"), errURL = folder.appendingPathComponent("err"), inURL = folder.appendingPathComponent("in")
         try Data().write(to: outURL)

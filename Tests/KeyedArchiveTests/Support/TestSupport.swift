@@ -123,9 +123,8 @@ func runPython3(_ arguments: [String]) throws -> String {
     guard let python3URL else { throw Python3Error(status: -1, stderr: "python3 not found on PATH") }
     // Output goes to temporary files rather than pipes: no pipe can fill up and block
     // python, and no FileHandle read can be interrupted.
-    let directory = FileManager.default.temporaryDirectory
-    let outURL = directory.appendingPathComponent("keyedarchive-py-\(UUID().uuidString).out")
-    let errURL = directory.appendingPathComponent("keyedarchive-py-\(UUID().uuidString).err")
+    let outURL = Scratch.file("py", suffix: ".out")
+    let errURL = Scratch.file("py", suffix: ".err")
     _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
     _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
     defer {
@@ -187,8 +186,7 @@ func plistlibJSON(contentsOf url: URL) throws -> String {
 
 /// Writes `data` to a temporary file and loads it with plistlib, as canonical JSON text.
 func plistlibJSON(of data: Data) throws -> String {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("keyedarchive-test-\(UUID().uuidString).plist")
+    let url = Scratch.file("plistlib", suffix: ".plist")
     try data.write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     return try plistlibJSON(contentsOf: url)

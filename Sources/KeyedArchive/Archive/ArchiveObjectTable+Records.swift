@@ -68,15 +68,14 @@ extension ArchiveObjectTable {
     /// Scratch buffers larger than this are released when their object is stored, not kept.
     private static let keptScratch = 1 << 16
 
-    /// A new object of `kind`, open for filling; its class is set with ``setClassUID(_:of:)``.
-    func openObject(kind: ObjectBox.Kind) -> ObjectBox {
+    /// A new object of `kind`, open for filling, of the class `classUID` gives. `classUID`
+    /// runs after the object's entry is appended (a class entry it makes comes after the
+    /// object, as the file's order wants) and before its level is set, which is then set once.
+    @inline(__always)
+    func openObject(kind: ObjectBox.Kind, classUID: () -> Int32) -> ObjectBox {
         let uid = appendEntry(EntryKind(kind), Self.openFlag | UInt64(openDepth))
-        occupyLevel(uid: uid, classUID: 0)
+        occupyLevel(uid: uid, classUID: classUID())
         return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
-    }
-
-    func setClassUID(_ classUID: Int32, of box: ObjectBox) {
-        openObjects[openLevel(of: box)].classUID = classUID
     }
 
     /// Opens a level for an object already in the table (its payload then names the level).

@@ -150,16 +150,23 @@ private struct LateDictionaryEntryBack: Decodable, Equatable {
     var entries: [String: TextOrNumber]
 }
 
+/// An encoder that names the late and the direct parents and children alike, so that
+/// their archives can be compared byte for byte.
+private func lateAndDirectEncoder(format: PropertyListFormat) -> ArchiveEncoder {
+    let encoder = ArchiveEncoder()
+    encoder.outputFormat = format
+    encoder.setClassName("Parent", for: LateParent.self)
+    encoder.setClassName("Parent", for: DirectParent.self)
+    encoder.setClassName("Child", for: LateChild.self)
+    encoder.setClassName("Child", for: DirectChild.self)
+    return encoder
+}
+
 @Suite("Object table storage and the two-pass binary writer")
 struct ObjectTableStorageTests {
     @Test("A container used after its value is done writes the same archive as one used in time", arguments: PropertyListFormat.allCases)
     func containerOutlivesItsValue(format: PropertyListFormat) throws {
-        let encoder = ArchiveEncoder()
-        encoder.outputFormat = format
-        encoder.setClassName("Parent", for: LateParent.self)
-        encoder.setClassName("Parent", for: DirectParent.self)
-        encoder.setClassName("Child", for: LateChild.self)
-        encoder.setClassName("Child", for: DirectChild.self)
+        let encoder = lateAndDirectEncoder(format: format)
         let late = try encoder.encode(LateParent())
         let direct = try encoder.encode(DirectParent())
         #expect(late == direct)
@@ -189,12 +196,7 @@ struct ObjectTableStorageTests {
     // emptied (every 4 KB): many values in a row put the late writes above at every offset.
     @Test("Late writes into objects that follow others at their level", arguments: PropertyListFormat.allCases)
     func lateWritesAfterOtherObjects(format: PropertyListFormat) throws {
-        let encoder = ArchiveEncoder()
-        encoder.outputFormat = format
-        encoder.setClassName("Parent", for: LateParent.self)
-        encoder.setClassName("Parent", for: DirectParent.self)
-        encoder.setClassName("Child", for: LateChild.self)
-        encoder.setClassName("Child", for: DirectChild.self)
+        let encoder = lateAndDirectEncoder(format: format)
         let count = 400
         #expect(try encoder.encode(Array(repeating: LateParent(), count: count)) == encoder.encode(Array(repeating: DirectParent(), count: count)))
         let placeholders = try ArchiveDecoder().decode(

@@ -14,6 +14,11 @@ struct OpenObject {
     var main: [UInt8] = []
     /// A dictionary's values.
     var values: [UInt8] = []
+    /// Where this object's bytes start in `main` and `values`: before them, the buffers
+    /// keep the bytes of the objects stored from this level since they were last emptied
+    /// (emptying them after each object cost about as much as storing a small record).
+    var mainStart = 0
+    var valuesStart = 0
 
     // Each change is one access to the table's array of levels (one uniqueness check).
 
@@ -42,23 +47,53 @@ struct OpenObject {
         count += 1
     }
 
-    /// Moves the bytes to `arena` as one record (see ObjectRecord) and returns its
-    /// address; the buffers are emptied in place (released when above `keptScratch`).
-    mutating func moveRecord(into arena: inout ChunkedBytes, keptScratch: Int) -> UInt64 {
+    /// Moves the object's bytes to `arena` as one record (see ObjectRecord) and returns its
+    /// address. The next object at this level starts after them; a buffer is emptied in
+    /// place once it holds `emptiedAt` bytes, and released when above `keptScratch`.
+    mutating func moveRecord(into arena: inout ChunkedBytes, keptScratch: Int, emptiedAt: Int) -> UInt64 {
         let reader = Int(uid)
         let classBits = UInt64(UInt32(bitPattern: classUID))
         let count = UInt64(count)
-        let size = ObjectRecord.varintSize(classBits) + ObjectRecord.varintSize(count) + main.count + values.count
+        let mainCount = main.count - mainStart
+        let valuesCount = values.count - valuesStart
+        let size = ObjectRecord.varintSize(classBits) + ObjectRecord.varintSize(count) + mainCount + valuesCount
         let address = arena.append(size: size, reader: reader) { bytes in
             ObjectRecord.appendVarint(classBits, to: &bytes)
             ObjectRecord.appendVarint(count, to: &bytes)
-            bytes.append(contentsOf: main)
+            main.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[mainStart...])) }
             // Only dictionaries have values.
-            if !values.isEmpty { bytes.append(contentsOf: values) }
+            if valuesCount > 0 {
+                values.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[valuesStart...])) }
+            }
         }
-        if main.capacity > keptScratch { main = [] } else if !main.isEmpty { main.removeAll(keepingCapacity: true) }
-        if values.capacity > keptScratch { values = [] } else if !values.isEmpty { values.removeAll(keepingCapacity: true) }
+        Self.moveStart(&mainStart, past: &main, keptScratch: keptScratch, emptiedAt: emptiedAt)
+        if valuesCount > 0 { Self.moveStart(&valuesStart, past: &values, keptScratch: keptScratch, emptiedAt: emptiedAt) }
         return address
+    }
+
+    /// Starts the next object at the end of `buffer`, or at 0 once `buffer` is emptied.
+    @inline(__always)
+    private static func moveStart(_ start: inout Int, past buffer: inout [UInt8], keptScratch: Int, emptiedAt: Int) {
+        if buffer.capacity > keptScratch {
+            buffer = []
+            start = 0
+        } else if buffer.count >= emptiedAt {
+            buffer.removeAll(keepingCapacity: true)
+            start = 0
+        } else {
+            start = buffer.count
+        }
+    }
+
+    /// The object's bytes so far (copies, for ``ArchiveObjectTable/record(of:)``).
+    var bytes: (main: [UInt8], values: [UInt8]) { (Array(main[mainStart...]), Array(values[valuesStart...])) }
+
+    /// Sets the object's bytes (an object stored and opened again).
+    mutating func setBytes(main: [UInt8], values: [UInt8]) {
+        self.main = main
+        self.values = values
+        mainStart = 0
+        valuesStart = 0
     }
 }
 
@@ -67,16 +102,17 @@ extension ArchiveObjectTable {
     static let openFlag: UInt64 = 1 << 63
     /// Scratch buffers larger than this are released when their object is stored, not kept.
     private static let keptScratch = 1 << 16
+    /// Scratch buffers are emptied once they hold this many bytes (see `OpenObject.mainStart`).
+    private static let scratchEmptiedAt = 1 << 12
 
-    /// A new object of `kind`, open for filling; its class is set with ``setClassUID(_:of:)``.
-    func openObject(kind: ObjectBox.Kind) -> ObjectBox {
+    /// A new object of `kind`, open for filling, of the class `classUID` gives. `classUID`
+    /// runs after the object's entry is appended (a class entry it makes comes after the
+    /// object, as the file's order wants) and before its level is set, which is then set once.
+    @inline(__always)
+    func openObject(kind: ObjectBox.Kind, classUID: () -> Int32) -> ObjectBox {
         let uid = appendEntry(EntryKind(kind), Self.openFlag | UInt64(openDepth))
-        occupyLevel(uid: uid, classUID: 0)
+        occupyLevel(uid: uid, classUID: classUID())
         return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
-    }
-
-    func setClassUID(_ classUID: Int32, of box: ObjectBox) {
-        openObjects[openLevel(of: box)].classUID = classUID
     }
 
     /// Opens a level for an object already in the table (its payload then names the level).
@@ -108,7 +144,8 @@ extension ArchiveObjectTable {
     /// Moves a level's bytes to the arena as a record.
     private func store(level: Int) {
         let uid = openObjects[level].uid
-        payloads[Int(uid)] = openObjects[level].moveRecord(into: &arena, keptScratch: Self.keptScratch)
+        payloads[Int(uid)] = openObjects[level].moveRecord(
+            into: &arena, keptScratch: Self.keptScratch, emptiedAt: Self.scratchEmptiedAt)
     }
 
     /// The open level of `box`'s object: the level it was opened at while it still holds
@@ -130,8 +167,7 @@ extension ArchiveObjectTable {
         pushLevel(uid: uid, classUID: record.classUID)
         let level = openDepth - 1
         openObjects[level].count = record.count
-        openObjects[level].main = record.main
-        openObjects[level].values = record.values
+        openObjects[level].setBytes(main: record.main, values: record.values)
         return level
     }
 
@@ -140,7 +176,8 @@ extension ArchiveObjectTable {
         let payload = payloads[Int(uid)]
         if payload & Self.openFlag != 0 {
             let object = openObjects[Int(truncatingIfNeeded: payload & ~Self.openFlag)]
-            return (object.classUID, object.count, object.main, object.values)
+            let bytes = object.bytes
+            return (object.classUID, object.count, bytes.main, bytes.values)
         }
         var cursor = arena.cursor(at: payload)
         let bytes = cursor.bytes

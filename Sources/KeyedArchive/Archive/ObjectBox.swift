@@ -56,7 +56,8 @@ struct ObjectBox {
         let level = table.openLevel(of: self)
         let offset = ObjectRecord.appendField(key: key, .uid(0), to: &table.openObjects[level].main)
         table.openObjects[level].count += 1
-        return offset
+        // From the start of the object's bytes (which move if it is stored and reopened).
+        return offset - table.openObjects[level].mainStart
     }
 
     /// Appends an element (`.array` objects).
@@ -81,16 +82,19 @@ struct ObjectBox {
     /// Fills in a placeholder field (offset from ``appendPlaceholder(key:)``).
     func setUID(_ value: Int32, atField offset: Int) {
         let level = table.openLevel(of: self)
-        ObjectRecord.setLE32(UInt32(bitPattern: value), at: offset, in: &table.openObjects[level].main)
+        let start = table.openObjects[level].mainStart
+        ObjectRecord.setLE32(UInt32(bitPattern: value), at: start + offset, in: &table.openObjects[level].main)
     }
 
     /// Replaces element `index` (an array's element, a dictionary's value).
     func setElement(_ value: Int32, at index: Int) {
         let level = table.openLevel(of: self)
         if kind == .dictionary {
-            ObjectRecord.setLE32(UInt32(bitPattern: value), at: index * 4, in: &table.openObjects[level].values)
+            let start = table.openObjects[level].valuesStart
+            ObjectRecord.setLE32(UInt32(bitPattern: value), at: start + index * 4, in: &table.openObjects[level].values)
         } else {
-            ObjectRecord.setLE32(UInt32(bitPattern: value), at: index * 4, in: &table.openObjects[level].main)
+            let start = table.openObjects[level].mainStart
+            ObjectRecord.setLE32(UInt32(bitPattern: value), at: start + index * 4, in: &table.openObjects[level].main)
         }
     }
 

@@ -248,16 +248,12 @@ final class _ArchiveEncoder: Encoder {
 
     /// Reserves a new object of `kind`, with its class entry, and reports it to a patch.
     func makeObject(kind: ObjectBox.Kind, className: StandardClass? = nil) -> (box: ObjectBox, uid: Int32) {
-        let box = table.openObject(kind: kind)
-        let classUID: Int32
-        if let className {
-            classUID = table.classUID(className)
-        } else if kind == .fields, let valueType {
-            classUID = table.classUID(for: valueType)
-        } else {
-            classUID = table.classUID(kind == .array ? .array : .dictionary)
+        let table = table
+        let box = table.openObject(kind: kind) {
+            if let className { return table.classUID(className) }
+            if kind == .fields, let valueType { return table.classUID(for: valueType) }
+            return table.classUID(kind == .array ? .array : .dictionary)
         }
-        table.setClassUID(classUID, of: box)
         return (box, box.uid)
     }
 

@@ -133,16 +133,40 @@ private enum TextOrNumber: Decodable, Equatable {
     }
 }
 
+/// A placeholder in an NSDictionary (a nested keyed container), filled after another entry.
+private struct LateDictionaryEntry: Encodable {
+    let index: Int
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Key.self)
+        var entries = container.nestedContainer(keyedBy: Key.self, forKey: Key("entries"))
+        let late = entries.superEncoder(forKey: Key("late"))
+        try entries.encode(index, forKey: Key("early"))
+        var single = late.singleValueContainer()
+        try single.encode("late \(index)")
+    }
+}
+
+private struct LateDictionaryEntryBack: Decodable, Equatable {
+    var entries: [String: TextOrNumber]
+}
+
+/// An encoder that names the late and the direct parents and children alike, so that
+/// their archives can be compared byte for byte.
+private func lateAndDirectEncoder(format: PropertyListFormat) -> ArchiveEncoder {
+    let encoder = ArchiveEncoder()
+    encoder.outputFormat = format
+    encoder.setClassName("Parent", for: LateParent.self)
+    encoder.setClassName("Parent", for: DirectParent.self)
+    encoder.setClassName("Child", for: LateChild.self)
+    encoder.setClassName("Child", for: DirectChild.self)
+    return encoder
+}
+
 @Suite("Object table storage and the two-pass binary writer")
 struct ObjectTableStorageTests {
     @Test("A container used after its value is done writes the same archive as one used in time", arguments: PropertyListFormat.allCases)
     func containerOutlivesItsValue(format: PropertyListFormat) throws {
-        let encoder = ArchiveEncoder()
-        encoder.outputFormat = format
-        encoder.setClassName("Parent", for: LateParent.self)
-        encoder.setClassName("Parent", for: DirectParent.self)
-        encoder.setClassName("Child", for: LateChild.self)
-        encoder.setClassName("Child", for: DirectChild.self)
+        let encoder = lateAndDirectEncoder(format: format)
         let late = try encoder.encode(LateParent())
         let direct = try encoder.encode(DirectParent())
         #expect(late == direct)
@@ -166,6 +190,22 @@ struct ObjectTableStorageTests {
         #expect(back.base.name == "named")
         #expect(back.list == [1, 2, 3])
         #expect(back.more == [.text("filled"), .number(9)])
+    }
+
+    // A scratch level holds the objects stored from it one after the other until it is
+    // emptied (every 4 KB): many values in a row put the late writes above at every offset.
+    @Test("Late writes into objects that follow others at their level", arguments: PropertyListFormat.allCases)
+    func lateWritesAfterOtherObjects(format: PropertyListFormat) throws {
+        let encoder = lateAndDirectEncoder(format: format)
+        let count = 400
+        #expect(try encoder.encode(Array(repeating: LateParent(), count: count)) == encoder.encode(Array(repeating: DirectParent(), count: count)))
+        let placeholders = try ArchiveDecoder().decode(
+            [LatePlaceholderBack].self, from: encoder.encode(Array(repeating: LatePlaceholder(), count: count)))
+        #expect(placeholders.count == count)
+        #expect(placeholders.allSatisfy { $0.base.name == "named" && $0.list == [1, 2, 3] && $0.more == [.text("filled"), .number(9)] })
+        let entries = try ArchiveDecoder().decode(
+            [LateDictionaryEntryBack].self, from: encoder.encode((0..<count).map(LateDictionaryEntry.init)))
+        #expect(entries == (0..<count).map { LateDictionaryEntryBack(entries: ["late": .text("late \($0)"), "early": .number($0)]) })
     }
 
     @Test("Files whose references take 1, 2 and 4 bytes read back in Foundation", arguments: [10, 300, 70_000])

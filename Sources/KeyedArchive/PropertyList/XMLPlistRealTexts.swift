@@ -1,7 +1,6 @@
-/// The texts of the reals an XML document writes, made once: when ``XMLPlistDocument`` writes
-/// in two passes, the counting pass formats each real (most of what writing a real costs) and
-/// keeps its text here, and the writing pass copies the kept text instead of formatting the
-/// real again. A document written in one pass formats each real where it is written.
+/// The texts of the reals an XML document writes, made once: the counting pass of
+/// ``XMLPlistDocument`` formats each real (most of what writing a real costs) and keeps its
+/// text here, and the writing pass copies the kept text instead of formatting the real again.
 ///
 /// The writing pass asks for the reals in the order the counting pass kept them (the
 /// document writer writes the same value twice); each kept text carries the real's bits, and
@@ -14,21 +13,14 @@ struct XMLPlistRealTexts {
     /// Per real, in document order: its bits and where its text ends in `texts`.
     private var bits: [UInt64] = []
     private var ends: [Int] = []
-    /// Whether texts are kept (counting pass), given back (writing pass) or neither.
-    private enum Mode { case format, keep, replay }
-    private var mode: Mode
-
-    /// Texts kept (`keeping`, for a counting pass), or none (one pass: each real formatted
-    /// where it is written).
-    init(keeping: Bool = false) {
-        mode = keeping ? .keep : .format
-    }
+    /// Whether texts are being kept (counting pass) or given back (writing pass).
+    private var replaying = false
     /// The next kept real to give back.
     private var next = 0
 
     /// Switches from keeping texts to giving them back, from the first.
     mutating func startReplay() {
-        mode = .replay
+        replaying = true
         next = 0
     }
 
@@ -36,9 +28,8 @@ struct XMLPlistRealTexts {
     /// straight from the kept texts (no copy before the one into the document).
     @inline(__always)
     mutating func withText<R>(of value: Double, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        if mode == .format { return XMLPlistRealText(value).withBytes(body) }
         let pattern = value.bitPattern
-        if mode == .replay {
+        if replaying {
             let index = next
             guard index < bits.count, bits[index] == pattern else { return XMLPlistRealText(value).withBytes(body) }
             next = index + 1

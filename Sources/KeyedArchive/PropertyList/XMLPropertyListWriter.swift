@@ -103,10 +103,8 @@ protocol XMLPlistDocumentWriter {
     func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>)
 }
 
-/// Runs a document writer: for a `Data`, once, into a block that grows
-/// (``XMLPlistGrowingSink``); for an array, or when memory for that block cannot be had, twice
-/// (see ``XMLPlistByteSink``): counting, then into a buffer of exactly the counted size, which
-/// becomes the result without a copy.
+/// Runs a document writer twice (see ``XMLPlistByteSink``): counting, then into a buffer of
+/// exactly the counted size, which becomes the result without a copy.
 enum XMLPlistDocument {
     static func bytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> [UInt8] {
         let (total, reals) = size(of: writer)
@@ -116,14 +114,6 @@ enum XMLPlistDocument {
     }
 
     static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
-        var output = XMLPlistOutput(XMLPlistGrowingSink())
-        writer.write(into: &output)
-        if let data = output.sink.takeData() { return data }
-        return countedData(writer)
-    }
-
-    /// ``data(_:)`` in two passes.
-    static func countedData<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
         let (total, reals) = size(of: writer)
         var data = Data(count: total)
         data.withUnsafeMutableBytes { raw in
@@ -134,7 +124,7 @@ enum XMLPlistDocument {
 
     /// The document's size, and the texts of its reals for the writing pass.
     private static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer) -> (count: Int, reals: XMLPlistRealTexts) {
-        var counter = XMLPlistOutput(XMLPlistByteCounter(), reals: XMLPlistRealTexts(keeping: true))
+        var counter = XMLPlistOutput(XMLPlistByteCounter())
         writer.write(into: &counter)
         var reals = counter.reals
         reals.startReplay()

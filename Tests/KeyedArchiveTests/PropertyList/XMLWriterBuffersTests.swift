@@ -36,7 +36,7 @@ struct XMLWriterBuffersTests {
     /// Kept texts are given back in order; a real that is not the next kept one (never, in a
     /// document) is formatted afresh rather than given another real's text.
     @Test func keptTextsOutOfStepAreFormattedAfresh() {
-        var texts = XMLPlistRealTexts(keeping: true)
+        var texts = XMLPlistRealTexts()
         #expect(Self.text(&texts, of: 1.5) == "1.5")
         #expect(Self.text(&texts, of: 0.25) == "0.25")
         texts.startReplay()
@@ -44,16 +44,5 @@ struct XMLWriterBuffersTests {
         #expect(Self.text(&texts, of: 1.5) == "1.5")
         #expect(Self.text(&texts, of: 0.25) == "0.25")
         #expect(Self.text(&texts, of: 7) == "7")  // past the kept ones
-    }
-
-    /// Without keeping (a document written in one pass), every real is formatted where it is
-    /// written, before and after a replay is asked for.
-    @Test func textsNotKeptAreFormattedEachTime() {
-        var texts = XMLPlistRealTexts()
-        #expect(Self.text(&texts, of: 1.5) == "1.5")
-        #expect(Self.text(&texts, of: -0.0) == "-0")
-        texts.startReplay()
-        #expect(Self.text(&texts, of: 0.25) == "0.25")
-        #expect(Self.text(&texts, of: 1.5) == "1.5")
     }
 }

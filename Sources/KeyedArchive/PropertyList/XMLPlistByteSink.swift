@@ -1,7 +1,8 @@
 /// Where ``XMLPlistOutput`` puts its bytes. The XML writers run twice over what they
 /// write: into an ``XMLPlistByteCounter`` to learn the document's exact size, then into an
 /// ``XMLPlistBufferSink`` over a buffer of that size, so the text is written once, in
-/// place, with no growing buffer and no copy.
+/// place, with no growing buffer and no copy. (A `Data` of 32 MB or more is counted only
+/// that far and written into an ``XMLPlistGrowingSink``: see ``XMLPlistDocument``.)
 protocol XMLPlistByteSink {
     /// Appends `count` bytes, all of which `fill` writes from the pointer it is given. A
     /// sink that only counts never calls `fill`.
@@ -23,7 +24,7 @@ struct XMLPlistByteCounter: XMLPlistByteSink {
 
     /// A counter that, once `limit` bytes are counted, stops formatting (and keeping, and
     /// counting) reals: what is left of a large document is then only walked, and its exact
-    /// size is not known (see ``XMLPlistDocument/data(_:)``).
+    /// size is not known (see ``XMLPlistDocument/data(_:large:)``).
     init(limit: Int = .max) {
         self.limit = limit
     }

@@ -6,7 +6,7 @@ import Glibc
 import Darwin
 #endif
 
-/// The writing pass of a large document (``XMLPlistDocument/largeDocument``), whose exact size
+/// The writing pass of a large document (``XMLPlistDocument/data(_:large:)``), whose exact size
 /// the counting pass stopped short of: a `malloc` block that grows (doubling, through
 /// `realloc`) as pieces arrive, then is trimmed to the bytes written and handed to `Data`
 /// without a copy (``takeData()``).

@@ -35,7 +35,7 @@ enum XMLPropertyListWriter {
     }
 
     /// A ``PropertyListValue`` as a document.
-    private struct TreeDocument: XMLPlistDocumentWriter {
+    struct TreeDocument: XMLPlistDocumentWriter {
         let value: PropertyListValue
 
         func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>) {
@@ -105,7 +105,7 @@ protocol XMLPlistDocumentWriter {
 
 /// Runs a document writer twice (see ``XMLPlistByteSink``): counting, then into a buffer of
 /// exactly the counted size, which becomes the result without a copy. A `Data` of 32 MB or
-/// more is written differently (``data(_:)``).
+/// more is written differently (``data(_:large:)``).
 enum XMLPlistDocument {
     /// Documents at least this large get their `Data` from a block that grows: glibc's
     /// largest mmap threshold, above which a `Data`'s pages are fresh whichever way it is

@@ -11,19 +11,9 @@ import Testing
 
 @Suite("XML writer: large documents")
 struct XMLWriterLargeDocumentTests {
-    /// A document of one value.
-    private struct One: XMLPlistDocumentWriter {
-        let value: PropertyListValue
-        func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>) {
-            output.beginDocument()
-            output.value(value, indent: 0)
-            output.endDocument()
-        }
-    }
-
     /// Written as a large document from `large` bytes on, it is the same as written exactly.
     private static func expectSameBytes(_ value: PropertyListValue, large: Int, _ comment: Comment) {
-        let document = One(value: value)
+        let document = XMLPropertyListWriter.TreeDocument(value: value)
         let exact = Data(XMLPlistDocument.bytes(document))
         #expect(XMLPlistDocument.data(document, large: large) == exact, comment)
         #expect(XMLPlistDocument.data(document) == exact, comment)
@@ -50,7 +40,7 @@ struct XMLWriterLargeDocumentTests {
 
     @Test func theLimitFallingAnywhereGivesTheSameBytes() {
         let value = Self.mixed(300)
-        let size = XMLPlistDocument.bytes(One(value: value)).count
+        let size = XMLPlistDocument.bytes(XMLPropertyListWriter.TreeDocument(value: value)).count
         for large in stride(from: 1, through: size + 1, by: 37) {
             Self.expectSameBytes(value, large: large, "large from \(large) of \(size) bytes")
         }
@@ -70,8 +60,8 @@ struct XMLWriterLargeDocumentTests {
 
     @Test func theCounterStopsCountingRealsAtItsLimit() {
         let reals = PropertyListValue.array((0..<100).map { .real(Double($0) + 0.5) })
-        let exact = XMLPlistDocument.size(of: One(value: reals)).count
-        let limited = XMLPlistDocument.size(of: One(value: reals), limit: 400).count
+        let exact = XMLPlistDocument.size(of: XMLPropertyListWriter.TreeDocument(value: reals)).count
+        let limited = XMLPlistDocument.size(of: XMLPropertyListWriter.TreeDocument(value: reals), limit: 400).count
         #expect(limited >= 400)
         #expect(limited < exact)
     }

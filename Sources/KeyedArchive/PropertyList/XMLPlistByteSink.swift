@@ -1,16 +1,35 @@
 /// Where ``XMLPlistOutput`` puts its bytes. The XML writers run twice over what they
 /// write: into an ``XMLPlistByteCounter`` to learn the document's exact size, then into an
 /// ``XMLPlistBufferSink`` over a buffer of that size, so the text is written once, in
-/// place, with no growing buffer and no copy.
+/// place, with no growing buffer and no copy. (A `Data` of 32 MB or more is counted only
+/// that far and written into an ``XMLPlistGrowingSink``: see ``XMLPlistDocument``.)
 protocol XMLPlistByteSink {
     /// Appends `count` bytes, all of which `fill` writes from the pointer it is given. A
     /// sink that only counts never calls `fill`.
     mutating func append(count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void)
+
+    /// True for a counting pass that has counted as far as it needs to: reals are then
+    /// neither formatted nor counted (see ``XMLPlistByteCounter/init(limit:)``).
+    var skipsReals: Bool { get }
+}
+
+extension XMLPlistByteSink {
+    var skipsReals: Bool { false }
 }
 
 /// The first pass: counts the bytes and writes none.
 struct XMLPlistByteCounter: XMLPlistByteSink {
     private(set) var count = 0
+    private let limit: Int
+
+    /// A counter that, once `limit` bytes are counted, stops formatting (and keeping, and
+    /// counting) reals: what is left of a large document is then only walked, and its exact
+    /// size is not known (see ``XMLPlistDocument/data(_:large:)``).
+    init(limit: Int = .max) {
+        self.limit = limit
+    }
+
+    var skipsReals: Bool { count >= limit }
 
     @inline(__always)
     mutating func append(count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {

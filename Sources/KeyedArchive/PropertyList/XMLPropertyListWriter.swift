@@ -35,7 +35,7 @@ enum XMLPropertyListWriter {
     }
 
     /// A ``PropertyListValue`` as a document.
-    private struct TreeDocument: XMLPlistDocumentWriter {
+    struct TreeDocument: XMLPlistDocumentWriter {
         let value: PropertyListValue
 
         func write<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>) {
@@ -104,8 +104,14 @@ protocol XMLPlistDocumentWriter {
 }
 
 /// Runs a document writer twice (see ``XMLPlistByteSink``): counting, then into a buffer of
-/// exactly the counted size, which becomes the result without a copy.
+/// exactly the counted size, which becomes the result without a copy. A `Data` of 32 MB or
+/// more is written differently (``data(_:large:)``).
 enum XMLPlistDocument {
+    /// Documents at least this large get their `Data` from a block that grows: glibc's
+    /// largest mmap threshold, above which a `Data`'s pages are fresh whichever way it is
+    /// made (below it, an exact-size `Data` is usually served warm from the heap).
+    static let largeDocumentBytes = 1 << 25
+
     static func bytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> [UInt8] {
         let (total, reals) = size(of: writer)
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
@@ -113,18 +119,37 @@ enum XMLPlistDocument {
         }
     }
 
-    static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> Data {
-        let (total, reals) = size(of: writer)
-        var data = Data(count: total)
+    /// The document as `Data`. The counting pass stops formatting reals once it has counted
+    /// ``largeDocumentBytes``; a document that large is written into an
+    /// ``XMLPlistGrowingSink`` started at the size counted, taking the reals' kept texts
+    /// while they last and formatting the rest where they are written. So the reals of a
+    /// large document are formatted once and mostly not kept, and a smaller one is written
+    /// as before, into a `Data` of its exact size. (`large`: the size from which a document
+    /// counts as large, for tests.)
+    static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer, large: Int = largeDocumentBytes) -> Data {
+        let (counted, reals) = size(of: writer, limit: large)
+        if counted >= large {
+            var output = XMLPlistOutput(XMLPlistGrowingSink(capacity: counted + counted / 4), reals: reals)
+            writer.write(into: &output)
+            if let data = output.sink.takeData() { return data }
+            return exactData(writer, size(of: writer))  // no memory for the block: the exact way
+        }
+        return exactData(writer, (counted, reals))
+    }
+
+    /// A `Data` of the exact, counted size.
+    static func exactData<Writer: XMLPlistDocumentWriter>(_ writer: Writer, _ counted: (count: Int, reals: XMLPlistRealTexts)) -> Data {
+        var data = Data(count: counted.count)
         data.withUnsafeMutableBytes { raw in
-            _ = fill(raw.bindMemory(to: UInt8.self), with: writer, reals: reals)
+            _ = fill(raw.bindMemory(to: UInt8.self), with: writer, reals: counted.reals)
         }
         return data
     }
 
-    /// The document's size, and the texts of its reals for the writing pass.
-    private static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer) -> (count: Int, reals: XMLPlistRealTexts) {
-        var counter = XMLPlistOutput(XMLPlistByteCounter())
+    /// The document's size (or, past `limit`, the size without the rest of its reals), and
+    /// the texts of its reals (those counted) for the writing pass.
+    static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer, limit: Int = .max) -> (count: Int, reals: XMLPlistRealTexts) {
+        var counter = XMLPlistOutput(XMLPlistByteCounter(limit: limit))
         writer.write(into: &counter)
         var reals = counter.reals
         reals.startReplay()
@@ -290,6 +315,7 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     /// XML has no 4-byte real: a `Float` is written as the `Double` it widens to.
     @inline(__always)
     mutating func real(_ value: Double, indent level: Int) {
+        if sink.skipsReals { return }  // a counting pass that has counted enough
         reals.withText(of: value) { text in
             Self.line(into: &sink, level, "<real>", text.count, "</real>\n") { $0.bytes(text) }
         }

@@ -154,11 +154,25 @@ struct XMLPlistFastReader {
         c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
     }
 
-    /// Skips whitespace from `k`; returns the index of the next byte (or `n`).
-    @inline(__always) private func skipWhitespace(from k: Int) -> Int {
+    /// Skips whitespace from `k`; returns the index of the next byte (or `n`). (Mutating,
+    /// as `text()`: when not inlined, a non-mutating call copies the whole reader.)
+    @inline(__always) private mutating func skipWhitespace(from k: Int) -> Int {
         var k = k
         while k < n && isWhitespace(byte(k)) { k += 1 }  // k < n
         return k
+    }
+
+    /// ``skipWhitespace(from:)``, trying first whether the bytes at `k` are the first
+    /// `count` bytes of `run` and then `<` (one comparison instead of a loop that mispredicts
+    /// its exit). `run` is a word of the input whose first `count` bytes the caller knows are
+    /// whitespace; `<` is not, so the answer is the loop's.
+    @inline(__always) private mutating func skipWhitespace(from k: Int, likeFirst count: Int, of run: UInt64) -> Int {
+        if count >= 0, count < 8 {
+            let shift = UInt64(count &* 8)
+            let expected = run & ((1 << shift) &- 1) | UInt64(XMLByte.lt) << shift
+            if matches(expected, count: count &+ 1, at: k) { return k &+ count }
+        }
+        return skipWhitespace(from: k)
     }
 
     /// Moves `i` over whitespace to the next `<`.
@@ -387,7 +401,11 @@ struct XMLPlistFastReader {
         var k = skipWhitespace(from: i)
         guard matches(Self.uidKeyHead, count: 8, at: k), matches(Self.uidKeyTail, count: 8, at: k + 8),
               matches(0x3E, count: 1, at: k + 16) else { return nil }
-        k = skipWhitespace(from: k + 17)
+        // Writers indent the integer as the key and `</dict>` one level less: the next two
+        // runs of whitespace are first tried as this one (then one byte shorter).
+        let run = word(i)
+        let runLength = k - i
+        k = skipWhitespace(from: k + 17, likeFirst: runLength, of: run)
         guard matches(Self.integerOpen, count: 8, at: k), matches(0x3E, count: 1, at: k + 8) else { throw Bail() }
         k += 9
         let digitsStart = k
@@ -395,7 +413,7 @@ struct XMLPlistFastReader {
         (value, k) = decimalDigits(from: k, limit: 10)
         guard k > digitsStart, value <= UInt64(UInt32.max) else { throw Bail() }
         guard matches(Self.integerClose, count: 8, at: k), matches(0x3E72, count: 2, at: k + 8) else { throw Bail() }
-        k = skipWhitespace(from: k + 10)
+        k = skipWhitespace(from: k + 10, likeFirst: runLength - 1, of: run)
         guard matches(Self.dictClose, count: 7, at: k) else { throw Bail() }
         i = k + 7
         return value

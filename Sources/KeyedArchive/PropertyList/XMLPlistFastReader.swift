@@ -43,6 +43,11 @@ struct XMLPlistFastReader {
     /// ones in `outerFrames` so that the check made before every value reads it directly.
     private var top: Frame?
     private var outerFrames: [Frame] = []
+    /// The last run of whitespace `nextTag()` skipped with its loop (siblings are indented
+    /// alike), below eight bytes, and the `<` after it, as a word; `lastRunLength` is -1 when
+    /// there is none.
+    private var lastRun: UInt64 = 0
+    private var lastRunLength = -1
 
     /// A stack of object references that keeps its storage when popped (no work per pop).
     private struct RefStack {
@@ -177,8 +182,19 @@ struct XMLPlistFastReader {
 
     /// Moves `i` over whitespace to the next `<`.
     @inline(__always) private mutating func nextTag() throws(Bail) {
+        // The usual case: the last run again and `<` (whitespace, then a byte that is not).
+        if lastRunLength >= 0, matches(lastRun, count: lastRunLength &+ 1, at: i) {
+            i += lastRunLength
+            return
+        }
+        let start = i
         i = skipWhitespace(from: i)
         guard i < n, byte(i) == XMLByte.lt else { throw Bail() }
+        let length = i - start
+        if length < 8 {
+            lastRun = word(start) & ((1 << UInt64((length &+ 1) &* 8)) &- 1)
+            lastRunLength = length
+        }
     }
 
     /// Scans character data from `i` to the next `<` and returns where it ends, having

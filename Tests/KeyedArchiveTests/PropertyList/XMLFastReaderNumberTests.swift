@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import KeyedArchive
 
-/// The fast XML reader's integers and its UID form (whitespace runs matched against the
-/// first one), against the general parser.
-@Suite("XML fast reader: numbers and UIDs")
+/// The fast XML reader's integers, its UID form and the whitespace between tags (runs
+/// matched against an earlier one before a byte loop), against the general parser.
+@Suite("XML fast reader: numbers, UIDs and whitespace runs")
 struct XMLFastReaderNumberTests {
     /// Integers and UIDs of every digit count, signs, leading zeros, at the end of the input.
     static let numberCases: [String] = {
@@ -49,6 +49,19 @@ struct XMLFastReaderNumberTests {
     @Test func uidWhitespaceRunsMatchTree() throws {
         for body in Self.uidWhitespaceCases {
             try Self.expectSameAsTree(body)
+        }
+    }
+
+    /// Runs between tags that repeat the last run, differ from it in a byte (same length),
+    /// are shorter, longer, eight bytes or more, or empty (the reader first tries the last
+    /// run it skipped).
+    @Test func siblingWhitespaceRunsMatchTree() throws {
+        let runs = ["\n\t\t", "\n\t\t", "\t\n\t", "\n\t", "", "\n\t\t\t\t\t\t\t", "\n\t\t\t\t\t\t\t\t\t", " ", " ", "\r\n \t", "\n\t\t"]
+        for rotation in 0..<runs.count {
+            let order = Array(runs[rotation...] + runs[..<rotation])
+            let items = order.map { "\($0)<string>v</string>" }.joined()
+            let keyed = order.enumerated().map { "\($1)<key>k\($0)</key>\($1)<integer>\($0)</integer>" }.joined()
+            try Self.expectSameAsTree("<array>\(items)\(order[0])<dict>\(keyed)\(order[1])</dict>\(order[2])</array>")
         }
     }
 

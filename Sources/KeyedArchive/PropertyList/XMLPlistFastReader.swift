@@ -414,7 +414,17 @@ struct XMLPlistFastReader {
     /// `</dict>` and returns the number. Nil (with `i` unchanged) when the first thing inside
     /// is not that key; bails when it is, but the rest is not in this form.
     private mutating func uidValue() throws(Bail) -> UInt64? {
-        var k = skipWhitespace(from: i)
+        // The key is indented one level more than `<dict>`: the last run skipped and one
+        // more of its last byte, else the loop.
+        var k: Int
+        if lastRunLength >= 1, lastRunLength <= 6 {
+            let length = UInt64(lastRunLength)
+            let last = (lastRun >> ((length - 1) * 8)) & 0xFF
+            let expected = lastRun & ((1 << (length * 8)) - 1) | last << (length * 8) | UInt64(XMLByte.lt) << ((length + 1) * 8)
+            k = matches(expected, count: lastRunLength + 2, at: i) ? i + lastRunLength + 1 : skipWhitespace(from: i)
+        } else {
+            k = skipWhitespace(from: i)
+        }
         guard matches(Self.uidKeyHead, count: 8, at: k), matches(Self.uidKeyTail, count: 8, at: k + 8),
               matches(0x3E, count: 1, at: k + 16) else { return nil }
         // Writers indent the integer as the key and `</dict>` one level less: the next two

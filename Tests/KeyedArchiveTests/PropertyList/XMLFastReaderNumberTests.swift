@@ -62,6 +62,12 @@ struct XMLFastReaderNumberTests {
             let items = order.map { "\($0)<string>v</string>" }.joined()
             let keyed = order.enumerated().map { "\($1)<key>k\($0)</key>\($1)<integer>\($0)</integer>" }.joined()
             try Self.expectSameAsTree("<array>\(items)\(order[0])<dict>\(keyed)\(order[1])</dict>\(order[2])</array>")
+            // UIDs after each run, their key indented by that run and one more byte (or not).
+            let uids = order.enumerated().map { index, run in
+                let inner = [run + String(run.last ?? "\t"), run + " ", run, String(run.dropLast())][index % 4]
+                return "\(run)<dict>\(inner)<key>CF$UID</key>\(inner)<integer>\(index)</integer>\(run)</dict>"
+            }.joined()
+            try Self.expectSameAsTree("<array>\(uids)\(order[3])</array>")
         }
     }
 

@@ -27,6 +27,8 @@ struct XMLPlistFastReader {
     /// The fast path does not apply (or the input is malformed): read with the general parser.
     struct Bail: Error {}
 
+    private typealias Tag = XMLPlistTagWords
+
     /// The input, read in place; every read is checked against its end (``XMLPlistBytes``),
     /// besides the reader's own tests.
     private let input: XMLPlistBytes
@@ -43,6 +45,11 @@ struct XMLPlistFastReader {
     /// ones in `outerFrames` so that the check made before every value reads it directly.
     private var top: Frame?
     private var outerFrames: [Frame] = []
+    /// The last run of whitespace `nextTag()` skipped with its loop (siblings are indented
+    /// alike), below eight bytes, and the `<` after it, as a word; `lastRunLength` is -1 when
+    /// there is none.
+    private var lastRun: UInt64 = 0
+    private var lastRunLength = -1
 
     /// A stack of object references that keeps its storage when popped (no work per pop).
     private struct RefStack {
@@ -154,17 +161,42 @@ struct XMLPlistFastReader {
         c == 0x20 || c == 0x0A || c == 0x09 || c == 0x0D
     }
 
-    /// Skips whitespace from `k`; returns the index of the next byte (or `n`).
-    @inline(__always) private func skipWhitespace(from k: Int) -> Int {
+    /// Skips whitespace from `k`; returns the index of the next byte (or `n`). (Mutating,
+    /// as `text()`: when not inlined, a non-mutating call copies the whole reader.)
+    @inline(__always) private mutating func skipWhitespace(from k: Int) -> Int {
         var k = k
         while k < n && isWhitespace(byte(k)) { k += 1 }  // k < n
         return k
     }
 
+    /// ``skipWhitespace(from:)``, trying first whether the bytes at `k` are the first
+    /// `count` bytes of `run` and then `<` (one comparison instead of a loop that mispredicts
+    /// its exit). `run` is a word of the input whose first `count` bytes the caller knows are
+    /// whitespace; `<` is not, so the answer is the loop's.
+    @inline(__always) private mutating func skipWhitespace(from k: Int, likeFirst count: Int, of run: UInt64) -> Int {
+        if count >= 0, count < 8 {
+            let shift = UInt64(count &* 8)
+            let expected = run & ((1 << shift) &- 1) | UInt64(XMLByte.lt) << shift
+            if matches(expected, count: count &+ 1, at: k) { return k &+ count }
+        }
+        return skipWhitespace(from: k)
+    }
+
     /// Moves `i` over whitespace to the next `<`.
     @inline(__always) private mutating func nextTag() throws(Bail) {
+        // The usual case: the last run again and `<` (whitespace, then a byte that is not).
+        if lastRunLength >= 0, matches(lastRun, count: lastRunLength &+ 1, at: i) {
+            i += lastRunLength
+            return
+        }
+        let start = i
         i = skipWhitespace(from: i)
         guard i < n, byte(i) == XMLByte.lt else { throw Bail() }
+        let length = i - start
+        if length < 8 {
+            lastRun = word(start) & ((1 << UInt64((length &+ 1) &* 8)) &- 1)
+            lastRunLength = length
+        }
     }
 
     /// Scans character data from `i` to the next `<` and returns where it ends, having
@@ -209,31 +241,7 @@ struct XMLPlistFastReader {
         return end
     }
 
-    // MARK: Tags (little-endian words of their bytes)
-
-    private static let keyOpen: UInt64 = 0x0000_003E_7965_6B3C  // "<key>"
-    private static let keyClose: UInt64 = 0x0000_3E79_656B_2F3C  // "</key>"
-    private static let dictOpen: UInt64 = 0x0000_3E74_6369_643C  // "<dict>"
-    private static let dictEmpty: UInt64 = 0x003E_2F74_6369_643C  // "<dict/>"
-    private static let dictClose: UInt64 = 0x003E_7463_6964_2F3C  // "</dict>"
-    private static let arrayOpen: UInt64 = 0x003E_7961_7272_613C  // "<array>"
-    private static let arrayEmpty: UInt64 = 0x3E2F_7961_7272_613C  // "<array/>"
-    private static let arrayClose: UInt64 = 0x3E79_6172_7261_2F3C  // "</array>"
-    private static let stringOpen: UInt64 = 0x3E67_6E69_7274_733C  // "<string>"
-    private static let stringClose: UInt64 = 0x676E_6972_7473_2F3C  // "</string", then ">"
-    private static let integerOpen: UInt64 = 0x7265_6765_746E_693C  // "<integer", then ">"
-    private static let integerClose: UInt64 = 0x6567_6574_6E69_2F3C  // "</intege", then "r>"
-    private static let realOpen: UInt64 = 0x0000_3E6C_6165_723C  // "<real>"
-    private static let realClose: UInt64 = 0x003E_6C61_6572_2F3C  // "</real>"
-    private static let dateOpen: UInt64 = 0x0000_3E65_7461_643C  // "<date>"
-    private static let dateClose: UInt64 = 0x003E_6574_6164_2F3C  // "</date>"
-    private static let dataOpen: UInt64 = 0x0000_3E61_7461_643C  // "<data>"
-    private static let dataClose: UInt64 = 0x003E_6174_6164_2F3C  // "</data>"
-    private static let trueEmpty: UInt64 = 0x003E_2F65_7572_743C  // "<true/>"
-    private static let falseEmpty: UInt64 = 0x3E2F_6573_6C61_663C  // "<false/>"
-    private static let uidKeyHead: UInt64 = 0x2446_433E_7965_6B3C  // "<key>CF$", then "UID</key", ">"
-    private static let uidKeyTail: UInt64 = 0x7965_6B2F_3C44_4955  // "UID</key"
-    private static let uidKey: UInt64 = 0x0000_4449_5524_4643  // "CF$UID"
+    // MARK: Tags
 
     /// Checks the closing tag `literal` (`count` bytes, at most 8) at `i` and moves past it.
     @inline(__always) private mutating func close(_ literal: UInt64, count: Int) throws(Bail) {
@@ -250,15 +258,15 @@ struct XMLPlistFastReader {
             var ref: Int
             if let top, top.isDictionary, keyRefs.count - top.keyStart == valueRefs.count - top.valueStart {
                 // A dictionary wants a key.
-                guard matches(Self.keyOpen, count: 5, at: i) else { throw Bail() }
+                guard matches(Tag.keyOpen, count: 5, at: i) else { throw Bail() }
                 i += 5
                 let start = i
                 let end = try text()
                 i = end
-                try close(Self.keyClose, count: 6)
+                try close(Tag.keyClose, count: 6)
                 // A first key `CF$UID` not in the UID form read at `<dict>` (held back by the
                 // general parser until the dictionary turns out to be more): not here.
-                if keyRefs.count == top.keyStart, end - start == 6, matches(Self.uidKey, count: 6, at: start) { throw Bail() }
+                if keyRefs.count == top.keyStart, end - start == 6, matches(Tag.uidKey, count: 6, at: start) { throw Bail() }
                 keyRefs.push(strings.ref(input, start, end, builder: &builder))
                 try nextTag()
                 continue
@@ -266,7 +274,7 @@ struct XMLPlistFastReader {
             let w = word(i)
             switch UInt8(truncatingIfNeeded: w >> 8) {
             case UInt8(ascii: "d"):
-                if w & 0xFFFF_FFFF_FFFF == Self.dictOpen {
+                if w & 0xFFFF_FFFF_FFFF == Tag.dictOpen {
                     try checkDepth()
                     i += 6
                     if let uid = try uidValue() {
@@ -276,27 +284,27 @@ struct XMLPlistFastReader {
                         if let root = try afterValue(nil) { return root }
                         continue
                     }
-                } else if w & 0xFF_FFFF_FFFF_FFFF == Self.dictEmpty {
+                } else if w & 0xFF_FFFF_FFFF_FFFF == Tag.dictEmpty {
                     try checkDepth()
                     i += 7
                     ref = builder.dictionary(keys: EmptyCollection<Int>(), values: EmptyCollection<Int>())
-                } else if w & 0xFFFF_FFFF_FFFF == Self.dateOpen {
+                } else if w & 0xFFFF_FFFF_FFFF == Tag.dateOpen {
                     i += 6
                     ref = try date()
-                } else if w & 0xFFFF_FFFF_FFFF == Self.dataOpen {
+                } else if w & 0xFFFF_FFFF_FFFF == Tag.dataOpen {
                     i += 6
                     ref = try data()
                 } else {
                     throw Bail()
                 }
             case UInt8(ascii: "a"):
-                if w & 0xFF_FFFF_FFFF_FFFF == Self.arrayOpen {
+                if w & 0xFF_FFFF_FFFF_FFFF == Tag.arrayOpen {
                     try checkDepth()
                     i += 7
                     open(Frame(isDictionary: false, keyStart: keyRefs.count, valueStart: valueRefs.count))
                     if let root = try afterValue(nil) { return root }
                     continue
-                } else if w == Self.arrayEmpty {
+                } else if w == Tag.arrayEmpty {
                     try checkDepth()
                     i += 8
                     ref = builder.array(EmptyCollection<Int>())
@@ -304,28 +312,28 @@ struct XMLPlistFastReader {
                     throw Bail()
                 }
             case UInt8(ascii: "s"):
-                guard w == Self.stringOpen else { throw Bail() }
+                guard w == Tag.stringOpen else { throw Bail() }
                 i += 8
                 let start = i
                 let end = try text()
                 i = end
-                try close(Self.stringClose, count: 8)
+                try close(Tag.stringClose, count: 8)
                 try close(0x3E, count: 1)
                 ref = strings.ref(input, start, end, builder: &builder)
             case UInt8(ascii: "i"):
-                guard w == Self.integerOpen, matches(0x3E, count: 1, at: i + 8) else { throw Bail() }
+                guard w == Tag.integerOpen, matches(0x3E, count: 1, at: i + 8) else { throw Bail() }
                 i += 9
                 ref = try integer()
             case UInt8(ascii: "r"):
-                guard w & 0xFFFF_FFFF_FFFF == Self.realOpen else { throw Bail() }
+                guard w & 0xFFFF_FFFF_FFFF == Tag.realOpen else { throw Bail() }
                 i += 6
                 ref = try real()
             case UInt8(ascii: "t"):
-                guard w & 0xFF_FFFF_FFFF_FFFF == Self.trueEmpty else { throw Bail() }
+                guard w & 0xFF_FFFF_FFFF_FFFF == Tag.trueEmpty else { throw Bail() }
                 i += 7
                 ref = builder.bool(true)
             case UInt8(ascii: "f"):
-                guard w == Self.falseEmpty else { throw Bail() }
+                guard w == Tag.falseEmpty else { throw Bail() }
                 i += 8
                 ref = builder.bool(false)
             default:
@@ -365,12 +373,12 @@ struct XMLPlistFastReader {
             let values = valueRefs.count - top.valueStart
             if top.isDictionary {
                 // The end tag, with no key waiting for its value.
-                guard keys == values, matches(Self.dictClose, count: 7, at: i) else { return nil }
+                guard keys == values, matches(Tag.dictClose, count: 7, at: i) else { return nil }
                 i += 7
                 ref = builder.dictionary(keys: keyRefs.top(from: top.keyStart), values: valueRefs.top(from: top.valueStart))
                 keyRefs.pop(from: top.keyStart)
             } else {
-                guard matches(Self.arrayClose, count: 8, at: i) else { return nil }
+                guard matches(Tag.arrayClose, count: 8, at: i) else { return nil }
                 i += 8
                 ref = builder.array(valueRefs.top(from: top.valueStart))
             }
@@ -384,19 +392,33 @@ struct XMLPlistFastReader {
     /// `</dict>` and returns the number. Nil (with `i` unchanged) when the first thing inside
     /// is not that key; bails when it is, but the rest is not in this form.
     private mutating func uidValue() throws(Bail) -> UInt64? {
-        var k = skipWhitespace(from: i)
-        guard matches(Self.uidKeyHead, count: 8, at: k), matches(Self.uidKeyTail, count: 8, at: k + 8),
+        // The key is indented one level more than `<dict>`: the last run skipped and one
+        // more of its last byte, else the loop.
+        var k: Int
+        if lastRunLength >= 1, lastRunLength <= 6 {
+            let length = UInt64(lastRunLength)
+            let last = (lastRun >> ((length - 1) * 8)) & 0xFF
+            let expected = lastRun & ((1 << (length * 8)) - 1) | last << (length * 8) | UInt64(XMLByte.lt) << ((length + 1) * 8)
+            k = matches(expected, count: lastRunLength + 2, at: i) ? i + lastRunLength + 1 : skipWhitespace(from: i)
+        } else {
+            k = skipWhitespace(from: i)
+        }
+        guard matches(Tag.uidKeyHead, count: 8, at: k), matches(Tag.uidKeyTail, count: 8, at: k + 8),
               matches(0x3E, count: 1, at: k + 16) else { return nil }
-        k = skipWhitespace(from: k + 17)
-        guard matches(Self.integerOpen, count: 8, at: k), matches(0x3E, count: 1, at: k + 8) else { throw Bail() }
+        // Writers indent the integer as the key and `</dict>` one level less: the next two
+        // runs of whitespace are first tried as this one (then one byte shorter).
+        let run = word(i)
+        let runLength = k - i
+        k = skipWhitespace(from: k + 17, likeFirst: runLength, of: run)
+        guard matches(Tag.integerOpen, count: 8, at: k), matches(0x3E, count: 1, at: k + 8) else { throw Bail() }
         k += 9
         let digitsStart = k
         let value: UInt64
         (value, k) = decimalDigits(from: k, limit: 10)
         guard k > digitsStart, value <= UInt64(UInt32.max) else { throw Bail() }
-        guard matches(Self.integerClose, count: 8, at: k), matches(0x3E72, count: 2, at: k + 8) else { throw Bail() }
-        k = skipWhitespace(from: k + 10)
-        guard matches(Self.dictClose, count: 7, at: k) else { throw Bail() }
+        guard matches(Tag.integerClose, count: 8, at: k), matches(0x3E72, count: 2, at: k + 8) else { throw Bail() }
+        k = skipWhitespace(from: k + 10, likeFirst: runLength - 1, of: run)
+        guard matches(Tag.dictClose, count: 7, at: k) else { throw Bail() }
         i = k + 7
         return value
     }
@@ -439,7 +461,7 @@ struct XMLPlistFastReader {
         }
         guard k > digitsStart else { throw Bail() }
         i = k
-        try close(Self.integerClose, count: 8)  // also fails on a 21st digit or any other byte
+        try close(Tag.integerClose, count: 8)  // also fails on a 21st digit or any other byte
         try close(0x3E72, count: 2)
         if negative {
             guard magnitude <= 1 << 63 else { throw Bail() }
@@ -459,21 +481,21 @@ struct XMLPlistFastReader {
     private mutating func real() throws(Bail) -> Int {
         let content = try scalarText()
         guard let value = XMLPlistDecimal.real(content) else { throw Bail() }
-        try close(Self.realClose, count: 7)
+        try close(Tag.realClose, count: 7)
         return builder.real(value)
     }
 
     private mutating func date() throws(Bail) -> Int {
         let content = try scalarText()
         guard case .success(let seconds) = XMLPlistDateText.secondsSince2001(content) else { throw Bail() }
-        try close(Self.dateClose, count: 7)
+        try close(Tag.dateClose, count: 7)
         return builder.date(seconds)
     }
 
     private mutating func data() throws(Bail) -> Int {
         let content = try scalarText()
         guard let value = try? XMLPlistBase64.decode(content) else { throw Bail() }
-        try close(Self.dataClose, count: 7)
+        try close(Tag.dataClose, count: 7)
         return builder.data(value)
     }
 }

@@ -191,7 +191,13 @@ package enum ArchiverName {
 enum ArchiveKeyEscaping {
     @inline(__always)
     static func escape(_ key: String) -> String {
-        key.utf8.first == 0x24 ? "$" + key : key
+        isEscaped(key) ? "$" + key : key
+    }
+
+    /// Whether `key` is stored escaped (it begins with `$`).
+    @inline(__always)
+    static func isEscaped(_ key: String) -> Bool {
+        key.utf8.first == 0x24
     }
 
     /// The user key for a stored key, or `nil` for the reserved `$class`. Other keys that

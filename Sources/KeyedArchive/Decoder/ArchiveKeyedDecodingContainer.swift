@@ -60,10 +60,16 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         switch layout {
         case .fields(let keys, let values):
             // A user key that begins with `$` is stored escaped (`$$0`) by Foundation and by
-            // us; other writers (Go's archiver) store `$0` as it is.
-            guard let index = try fieldPosition(ArchiveKeyEscaping.escape(stringValue), keys: keys)
-                    ?? (stringValue.utf8.first == 0x24 && stringValue != "$class" ? fieldPosition(stringValue, keys: keys) : nil)
-            else { return nil }
+            // us; other writers (Go's archiver) store `$0` as it is. (Two calls, not one with
+            // the stored form chosen: the key is then passed as it is, not copied.)
+            let found: Int?
+            if ArchiveKeyEscaping.isEscaped(stringValue) {
+                found = try fieldPosition(ArchiveKeyEscaping.escape(stringValue), keys: keys)
+                    ?? (stringValue != "$class" ? fieldPosition(stringValue, keys: keys) : nil)
+            } else {
+                found = try fieldPosition(stringValue, keys: keys)
+            }
+            guard let index = found else { return nil }
             return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
         case .dictionary(let keys, let values):
             if let keyTexts {

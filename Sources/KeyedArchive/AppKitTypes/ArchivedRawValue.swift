@@ -82,7 +82,7 @@ extension ArchivedRawValue: _ArchiveSpecialDecodable {
             try decoder.reading(slot, path()) { try decoder.charge(1) }
             return .null
         case .uid(let uid):
-            ref = try decoder.reading(slot, path()) { try decoder.document.objectRef(uid) }
+            ref = try decoder.reading(slot, path()) { try decoder.objectRef(uid) }
         case .inline(let inline, _):
             ref = inline
         }

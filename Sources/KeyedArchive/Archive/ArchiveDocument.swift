@@ -115,20 +115,28 @@ struct ArchiveDocument: Sendable {
     /// The plist reference of `$objects[uid]`.
     @inline(__always)
     func objectRef(_ uid: Int) throws -> Int {
-        guard uid >= 0, uid < objects.count else {
-            throw KeyedArchiveError("UID \(uid) is out of range (\(objects.count) objects)")
-        }
-        return try plist.ref(objects, uid)
+        try plist.ref(objects, Self.checkedUID(uid, objectCount: objects.count))
     }
 
     /// The UID stored at plist reference `ref`, or `nil` when the object there is not a UID.
     @inline(__always)
     func uid(at ref: Int) throws -> Int? {
         guard let value = try plist.uid(ref) else { return nil }
-        guard value < UInt64(objects.count) else {
-            throw KeyedArchiveError("UID \(value) is out of range (\(objects.count) objects)")
-        }
-        return Int(value)
+        return try Self.checkedUID(value, objectCount: objects.count)
+    }
+
+    /// `uid` when it names an entry of an `$objects` array of `objectCount` entries; throws
+    /// otherwise. (The decoder reads UIDs through its own copy of ``objects``: see
+    /// `_ArchiveDecoder.uid(at:)`.)
+    @inline(__always)
+    static func checkedUID<U: BinaryInteger>(_ uid: U, objectCount: Int) throws -> Int {
+        guard uid >= 0, uid < objectCount else { throw uidOutOfRange(uid, objectCount: objectCount) }
+        return Int(uid)
+    }
+
+    @inline(never)
+    private static func uidOutOfRange<U: BinaryInteger>(_ uid: U, objectCount: Int) -> KeyedArchiveError {
+        KeyedArchiveError("UID \(uid) is out of range (\(objectCount) objects)")
     }
 
     /// The position of `key` among a dictionary's keys, comparing bytes in place.
@@ -183,7 +191,13 @@ package enum ArchiverName {
 enum ArchiveKeyEscaping {
     @inline(__always)
     static func escape(_ key: String) -> String {
-        key.utf8.first == 0x24 ? "$" + key : key
+        isEscaped(key) ? "$" + key : key
+    }
+
+    /// Whether `key` is stored escaped (it begins with `$`).
+    @inline(__always)
+    static func isEscaped(_ key: String) -> Bool {
+        key.utf8.first == 0x24
     }
 
     /// The user key for a stored key, or `nil` for the reserved `$class`. Other keys that

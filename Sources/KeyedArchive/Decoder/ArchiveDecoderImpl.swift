@@ -33,11 +33,15 @@ final class _ArchiveDecoder: Decoder {
     /// The document's property list, stored (not computed) so that reading it borrows
     /// rather than copies, which would retain and release its bytes on every access.
     @exclusivity(unchecked) private(set) var plist: BinaryPropertyList
+    /// The document's `$objects` array, stored for the same reason: reading a UID through
+    /// `document` copied the whole document (retaining its arrays and strings) per field.
+    let objects: BinaryPropertyList.RefList
 
     init(document: ArchiveDocument, state: ArchiveDecodingState, userInfo: [CodingUserInfoKey: Any],
          slot: ArchiveSlot, path: CodingPathNode) {
         self.document = document
         self.plist = document.plist
+        self.objects = document.objects
         self.state = state
         self.userInfo = userInfo
         self.slot = slot
@@ -77,8 +81,23 @@ final class _ArchiveDecoder: Decoder {
     /// The slot for a value stored at plist reference `ref` inside object `owner`.
     @inline(__always)
     func slot(forValueAt ref: Int, owner: Int) throws -> ArchiveSlot {
-        if let uid = try document.uid(at: ref) { return .uid(uid) }
+        if let uid = try self.uid(at: ref) { return .uid(uid) }
         return .inline(ref: ref, owner: owner)
+    }
+
+    /// The UID stored at plist reference `ref`, or `nil` when the object there is not a UID
+    /// (``ArchiveDocument/uid(at:)``, read through this decoder's stored fields).
+    @inline(__always)
+    func uid(at ref: Int) throws -> Int? {
+        guard let value = try plist.uid(ref) else { return nil }
+        return try ArchiveDocument.checkedUID(value, objectCount: objects.count)
+    }
+
+    /// The plist reference of `$objects[uid]` (``ArchiveDocument/objectRef(_:)``, read
+    /// through this decoder's stored fields).
+    @inline(__always)
+    func objectRef(_ uid: Int) throws -> Int {
+        try plist.ref(objects, ArchiveDocument.checkedUID(uid, objectCount: objects.count))
     }
 
     /// The plist object a slot holds; throws `valueNotFound` for nil. Every call is one
@@ -92,7 +111,7 @@ final class _ArchiveDecoder: Decoder {
                 return try readObject(ref)
             case .uid(let uid):
                 guard uid != 0 else { throw valueNotFound(type, at: path()) }
-                let object = try readObject(try document.objectRef(uid))
+                let object = try readObject(try objectRef(uid))
                 if case .dictionary(let keys, let values) = object, keys.count == 1,
                    try archivedClass(keys: keys, values: values, slot: slot, at: path())?.name == "NSNull" {
                     throw valueNotFound(type, at: path())
@@ -105,7 +124,7 @@ final class _ArchiveDecoder: Decoder {
     /// `plist.object(ref)`, the property list read in place: a plain call copies it out of
     /// this class first, retaining and releasing what it owns, on every object read.
     @inline(__always)
-    private func readObject(_ ref: Int) throws -> BinaryPropertyList.Object {
+    func readObject(_ ref: Int) throws -> BinaryPropertyList.Object {
         try BinaryPropertyList.object(ref, inPlace: &plist)
     }
 
@@ -114,7 +133,7 @@ final class _ArchiveDecoder: Decoder {
     func plistRef(of slot: ArchiveSlot) throws -> Int {
         switch slot {
         case .inline(let ref, _): return ref
-        case .uid(let uid): return try document.objectRef(uid)
+        case .uid(let uid): return try objectRef(uid)
         }
     }
 
@@ -155,8 +174,8 @@ final class _ArchiveDecoder: Decoder {
     func isNil(_ slot: ArchiveSlot) -> Bool {
         guard case .uid(let uid) = slot else { return false }
         if uid == 0 { return true }
-        guard let ref = try? document.objectRef(uid), plist.isDictionary(ref),
-              case .dictionary(let keys, let values)? = try? plist.object(ref), keys.count == 1 else { return false }
+        guard let ref = try? objectRef(uid), plist.isDictionary(ref),
+              case .dictionary(let keys, let values)? = try? readObject(ref), keys.count == 1 else { return false }
         return (try? archivedClass(keys: keys, values: values, slot: slot, at: .root))??.name == "NSNull"
     }
 
@@ -184,7 +203,7 @@ final class _ArchiveDecoder: Decoder {
 
     /// Runs `body` with object `uid` open (see ``withContainer(ref:slot:at:_:)``).
     func withObject<R>(_ uid: Int, at path: @autoclosure () -> CodingPathNode, _ body: () throws -> R) throws -> R {
-        let ref = try reading(.uid(uid), path()) { try document.objectRef(uid) }
+        let ref = try reading(.uid(uid), path()) { try objectRef(uid) }
         return try withContainer(ref: ref, slot: .uid(uid), at: path(), body)
     }
 
@@ -223,7 +242,7 @@ final class _ArchiveDecoder: Decoder {
             if state.strictClassNames, traits.hasClassName {
                 try checkClassName(of: uid, for: T.self, at: path())
             }
-            let ref = try reading(slot, path()) { try document.objectRef(uid) }
+            let ref = try reading(slot, path()) { try objectRef(uid) }
             let value = try withContainer(ref: ref, slot: slot, at: path()) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
             if isClass { state.instances[uid] = value as AnyObject }
             return value

@@ -60,10 +60,16 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         switch layout {
         case .fields(let keys, let values):
             // A user key that begins with `$` is stored escaped (`$$0`) by Foundation and by
-            // us; other writers (Go's archiver) store `$0` as it is.
-            guard let index = try fieldPosition(ArchiveKeyEscaping.escape(stringValue), keys: keys)
-                    ?? (stringValue.utf8.first == 0x24 && stringValue != "$class" ? fieldPosition(stringValue, keys: keys) : nil)
-            else { return nil }
+            // us; other writers (Go's archiver) store `$0` as it is. (Two calls, not one with
+            // the stored form chosen: the key is then passed as it is, not copied.)
+            let found: Int?
+            if ArchiveKeyEscaping.isEscaped(stringValue) {
+                found = try fieldPosition(ArchiveKeyEscaping.escape(stringValue), keys: keys)
+                    ?? (stringValue != "$class" ? fieldPosition(stringValue, keys: keys) : nil)
+            } else {
+                found = try fieldPosition(stringValue, keys: keys)
+            }
+            guard let index = found else { return nil }
             return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
         case .dictionary(let keys, let values):
             if let keyTexts {
@@ -96,11 +102,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// when small, indexed once per decode when large.
     private func entryPosition(_ name: String, keys: BinaryPropertyList.RefList) throws -> Int? {
         let plist = decoder.plist
-        let document = decoder.document
         if keys.count <= _ArchiveDecoder.scanLimit {
             for i in 0..<keys.count {
-                guard let keyUID = try document.uid(at: try decoder.entryRef(keys, i)) else { continue }
-                if try plist.stringEquals(try document.objectRef(keyUID), name) { return i }
+                guard let keyUID = try decoder.uid(at: try decoder.entryRef(keys, i)) else { continue }
+                if try plist.stringEquals(try decoder.objectRef(keyUID), name) { return i }
             }
             return nil
         }
@@ -112,8 +117,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         var index: [String: Int] = [:]
         index.reserveCapacity(keys.count)
         for i in 0..<keys.count {
-            guard let keyUID = try document.uid(at: try decoder.entryRef(keys, i)),
-                  let key = try decoder.keyString(at: try document.objectRef(keyUID)) else { continue }
+            guard let keyUID = try decoder.uid(at: try decoder.entryRef(keys, i)),
+                  let key = try decoder.keyString(at: try decoder.objectRef(keyUID)) else { continue }
             if index[key] == nil { index[key] = i }
         }
         decoder.state.fieldIndexes[cacheKey] = index
@@ -173,8 +178,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         case .dictionary(let keys, _):
             if let keyTexts { return keyTexts.prefix(limit).map(\.text) }
             for i in 0..<min(keys.count, limit) {
-                guard let keyUID = try? decoder.document.uid(at: try decoder.entryRef(keys, i)),
-                      let ref = try? decoder.document.objectRef(keyUID),
+                guard let keyUID = try? decoder.uid(at: try decoder.entryRef(keys, i)),
+                      let ref = try? decoder.objectRef(keyUID),
                       let name = try? decoder.keyString(at: ref) else { continue }
                 names.append(TextExcerpt.of(name))
             }
@@ -209,8 +214,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
                 return result
             }
             for i in 0..<keys.count {
-                guard let keyUID = try? decoder.document.uid(at: try decoder.entryRef(keys, i)),
-                      let ref = try? decoder.document.objectRef(keyUID),
+                guard let keyUID = try? decoder.uid(at: try decoder.entryRef(keys, i)),
+                      let ref = try? decoder.objectRef(keyUID),
                       let name = try? decoder.keyString(at: ref),
                       let key = Key(stringValue: name) else { continue }
                 result.append(key)

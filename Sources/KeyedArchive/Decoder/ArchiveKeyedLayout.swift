@@ -29,7 +29,6 @@ enum ArchiveKeyedLayout {
         case .notKeyed, .foundationValue: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
         case .dictionary: break
         }
-        let plist = decoder.plist
         return try decoder.reading(slot, path) {
             if try decoder.fieldIndex(of: "NS.keys", keys: keys) == nil, try decoder.fieldIndex(of: "NS.objects", keys: keys) == nil {
                 // The numbered layout (`NS.key.0`, `NS.object.0`, …), or an empty one.
@@ -38,8 +37,8 @@ enum ArchiveKeyedLayout {
             }
             guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),
                   let objectsIndex = try decoder.fieldIndex(of: "NS.objects", keys: keys),
-                  case .array(let keyList) = try plist.object(try plist.ref(values, keysIndex)),
-                  case .array(let objectList) = try plist.object(try plist.ref(values, objectsIndex))
+                  case .array(let keyList) = try decoder.readObject(try decoder.plist.ref(values, keysIndex)),
+                  case .array(let objectList) = try decoder.readObject(try decoder.plist.ref(values, objectsIndex))
             else {
                 throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
             }

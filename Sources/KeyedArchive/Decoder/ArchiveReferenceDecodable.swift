@@ -122,7 +122,7 @@ extension _ArchiveDecoder {
     func unboxReference<T>(_ reference: any ArchiveReferenceDecodable.Type, as type: T.Type, uid: Int,
                            at path: CodingPathNode) throws -> T {
         if state.strictClassNames { try checkClassName(of: uid, for: T.self, at: path) }
-        let ref = try reading(.uid(uid), path) { try document.objectRef(uid) }
+        let ref = try reading(.uid(uid), path) { try objectRef(uid) }
         return try withContainer(ref: ref, slot: .uid(uid), at: path) {
             try reference._archiveDecodeReference(as: T.self, from: self, uid: uid, at: path)
         }

@@ -58,7 +58,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 return .slots(entries.map(\.object))
             }
             if chain.unkeyedLayout == .list, let index = try decoder.fieldIndex(of: "NS.objects", keys: keys) {
-                guard case .array(let list) = try plist.object(try plist.ref(values, index)) else {
+                guard case .array(let list) = try decoder.readObject(try plist.ref(values, index)) else {
                     throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs an NS.objects array")
                 }
                 return .list(list)

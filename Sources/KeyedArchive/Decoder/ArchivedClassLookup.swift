@@ -61,7 +61,7 @@ extension _ArchiveDecoder {
                        slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedClassChain? {
         try reading(slot, path()) {
             guard let position = try classFieldIndex(keys: keys) else { return nil }
-            guard let classUID = try document.uid(at: try plist.ref(values, position)), classUID != 0 else {
+            guard let classUID = try uid(at: try plist.ref(values, position)), classUID != 0 else {
                 throw KeyedArchiveError("$class is not a UID of a class entry", objectIndex: slot.objectIndex, key: "$class")
             }
             if let known = state.classChains.ref(for: UInt64(classUID)) { return state.classChainList[known] }
@@ -76,7 +76,7 @@ extension _ArchiveDecoder {
     /// The class of the object at `slot`, or nil when it is not an archived object.
     func archivedClass(of slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedClassChain? {
         guard case .uid(let uid) = slot, uid != 0 else { return nil }
-        let object = try reading(slot, path()) { try plist.object(try document.objectRef(uid)) }
+        let object = try reading(slot, path()) { try readObject(try objectRef(uid)) }
         guard case .dictionary(let keys, let values) = object else { return nil }
         return try archivedClass(keys: keys, values: values, slot: slot, at: path())
     }

@@ -165,7 +165,6 @@ extension ArchiveKeyedDecodingContainer {
 
     private func buildConvertedKeys(_ keys: BinaryPropertyList.RefList) throws -> [String: Int] {
         let plist = decoder.plist
-        let document = decoder.document
         var map: [String: Int] = [:]
         map.reserveCapacity(keys.count)
         for index in 0..<keys.count {
@@ -180,8 +179,8 @@ extension ArchiveKeyedDecodingContainer {
                     stored = keyTexts[index].text
                     break
                 }
-                guard let keyUID = try document.uid(at: try decoder.entryRef(keys, index)),
-                      let name = try decoder.keyString(at: try document.objectRef(keyUID)) else { continue }
+                guard let keyUID = try decoder.uid(at: try decoder.entryRef(keys, index)),
+                      let name = try decoder.keyString(at: try decoder.objectRef(keyUID)) else { continue }
                 stored = name
             }
             let converted: String

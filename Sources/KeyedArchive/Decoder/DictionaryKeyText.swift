@@ -46,7 +46,7 @@ extension _ArchiveDecoder {
         try reading(.uid(owner), path) {
             for i in 0..<keys.count {
                 var ref = try entryRef(keys, i)
-                if let uid = try document.uid(at: ref) { ref = try document.objectRef(uid) }
+                if let uid = try self.uid(at: ref) { ref = try objectRef(uid) }
                 switch try plist.object(ref) {
                 case .asciiString, .utf16String: continue
                 default: return false

@@ -50,8 +50,8 @@ extension _ArchiveDecoder {
         case .inline(let ref, _):
             return ref
         case .uid(let uid):
-            guard uid > 0, uid < document.objects.count else { return nil }
-            return try? plist.ref(document.objects, uid)
+            guard uid > 0, uid < objects.count else { return nil }
+            return try? plist.ref(objects, uid)
         }
     }
 

@@ -38,8 +38,9 @@ package struct BinaryPropertyList: Sendable {
     /// The check of each dictionary as it is first parsed, when duplicate keys are checked
     /// as the file is read (see ``DuplicateKeyLazyCheck``). Not counted: it lives as long as
     /// the borrowed bytes do (``PropertyListInput`` keeps it during the read), and a
-    /// property list is never used past them (a decoder kept longer reads ``none``).
-    unowned(unsafe) var lazyKeyCheck: DuplicateKeyLazyCheck?
+    /// property list is never used past them (a decoder kept longer reads ``none``). Unmanaged,
+    /// so that using it retains nothing (an `unowned(unsafe)` one was retained per dictionary).
+    var lazyKeyCheck: Unmanaged<DuplicateKeyLazyCheck>?
 
     /// Validates the header and trailer of `bytes`, borrowed: the result must not outlive
     /// them (see ``PropertyListInput``).
@@ -288,7 +289,7 @@ package struct BinaryPropertyList: Sendable {
                 throw Self.failure(ref) { "\(count) dictionary entries run past the object area" }
             }
             let keys = RefList(start: body, count: count)
-            if let lazyKeyCheck { try lazyKeyCheck.check(ref, keys: keys, in: self) }
+            if let lazyKeyCheck { try lazyKeyCheck._withUnsafeGuaranteedRef { try $0.check(ref, keys: keys, in: self) } }
             return .dictionary(keys: keys, values: RefList(start: body + count * refSize, count: count))
         default:
             throw Self.failure(ref) { "unknown marker 0x\(String(marker, radix: 16))" }

@@ -129,7 +129,7 @@ package enum PropertyListInput {
             if checkingKeysAsRead {
                 var plist = try BinaryPropertyList(borrowing: bytes)
                 let check = DuplicateKeyLazyCheck(objectCount: plist.objectCount, byteCount: bytes.count)
-                plist.lazyKeyCheck = check
+                plist.lazyKeyCheck = Unmanaged.passUnretained(check)
                 do {
                     let result = try withExtendedLifetime(check) { try body(plist) }
                     if !check.suspected { return result }

@@ -91,11 +91,16 @@ struct PropertyListBytes: @unchecked Sendable {
         }
     }
 
-    /// The ASCII string body at `range` (see ``BinaryPropertyList/asciiString(_:)``).
+    /// The ASCII string body at `range` (see ``BinaryPropertyList/asciiString(_:)``). Bytes
+    /// checked as ASCII (eight at a time) are copied into the string as they are:
+    /// `String(decoding:as:)` would check them again, as UTF-8, byte by byte.
     func asciiString(_ range: Range<Int>) -> String {
         let slice = self[range]
-        if slice.allSatisfy({ $0 < 0x80 }) {
-            return String(decoding: slice, as: UTF8.self)
+        if BinaryPlistEncoding.isASCII(slice.assumingMemoryBound(to: UInt8.self)) {
+            return String(unsafeUninitializedCapacity: slice.count) { buffer in
+                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: slice)
+                return slice.count
+            }
         }
         var scalars = String.UnicodeScalarView()
         for byte in slice { scalars.append(Unicode.Scalar(byte)) }

@@ -128,6 +128,24 @@ struct BinaryPropertyListTests {
         }
     }
 
+    @Test("ASCII string bodies of every length read as written; bytes above 0x7F read as Latin-1")
+    func asciiStringBodies() {
+        let text = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJ"
+        let bytes = Array(text.utf8) + [0x63, 0x61, 0x66, 0xE9]  // "café" in Latin-1
+        bytes.withUnsafeBytes { raw in
+            let body = PropertyListBytes(raw)
+            // Short (small strings) and long, ending on and off an 8-byte boundary.
+            for start in 0..<3 {
+                for end in start...text.utf8.count {
+                    #expect(body.asciiString(start..<end) == String(text.dropFirst(start).prefix(end - start)))
+                }
+            }
+            #expect(body.asciiString(text.utf8.count..<bytes.count) == "café")
+            #expect(body.asciiString(40..<bytes.count) == "EFGHIJcafé")
+            #expect(body.asciiString(0..<bytes.count) == text + "café")
+        }
+    }
+
     @Test("A reference width too narrow for the object count is rejected")
     func narrowReferences() throws {
         // 300 objects cannot be addressed with 1-byte references.

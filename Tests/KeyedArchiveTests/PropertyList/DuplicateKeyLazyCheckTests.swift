@@ -66,6 +66,35 @@ struct DuplicateKeyLazyCheckTests {
         #expect(people == [Sample.NameFirst(name: "a", age: 1), Sample.NameFirst(name: "b", age: 2)])
     }
 
+    /// A property list of `count` dictionaries over shared key strings, each listing a
+    /// different run of them (`shapes` kinds, repeated in turn), the last one listing its
+    /// first key twice when `repeatLast`.
+    static func manyShapes(count: Int, shapes: Int, repeatLast: Bool) -> Data {
+        var plist = RawBinaryPlist()
+        let keys = (0..<8).map { plist.add(.string("k\($0)")) }
+        let value = plist.add(.integer(1))
+        var dictionaries: [Int] = []
+        for index in 0..<count {
+            // Each shape lists the keys chosen by the bits of a number from 3 up (distinct sets).
+            let shape = index % shapes + 3
+            var list = keys.indices.filter { shape >> $0 & 1 == 1 }.map { keys[$0] }
+            if list.count < 2 { list.append(keys[0]) }  // a single key at bit 2 or above
+            if repeatLast, index == count - 1 { list.append(list[0]) }
+            dictionaries.append(plist.add(.dictionary(keys: list, values: list.map { _ in value })))
+        }
+        let top = plist.add(.array(dictionaries))
+        return plist.data(top: top)
+    }
+
+    @Test("More key-list shapes than the check remembers: read once; a late repeat is still found")
+    func manyKeyListShapes() throws {
+        #expect(try Self.runs(Self.manyShapes(count: 600, shapes: 200, repeatLast: false)) == [false])
+        #expect(try Self.runs(Self.manyShapes(count: 600, shapes: 200, repeatLast: true)) == [false, true])
+        // Few shapes, met again and again (the lists proved are found by their bytes).
+        #expect(try Self.runs(Self.manyShapes(count: 600, shapes: 5, repeatLast: false)) == [false])
+        #expect(try Self.runs(Self.manyShapes(count: 600, shapes: 5, repeatLast: true)) == [false, true])
+    }
+
     /// Reads `name` but swallows any error doing so.
     struct Forgiving: Decodable {
         var name: String

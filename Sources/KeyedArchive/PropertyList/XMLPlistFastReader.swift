@@ -171,8 +171,8 @@ struct XMLPlistFastReader {
 
     /// ``skipWhitespace(from:)``, trying first whether the bytes at `k` are the first
     /// `count` bytes of `run` and then `<` (one comparison instead of a loop that mispredicts
-    /// its exit). `run` is a word of the input whose first `count` bytes the caller knows are
-    /// whitespace; `<` is not, so the answer is the loop's.
+    /// its exit). `run` is a word whose first `count` bytes the caller knows are whitespace
+    /// (a run read from the input, or one made from it); `<` is not, so the answer is the loop's.
     @inline(__always) private mutating func skipWhitespace(from k: Int, likeFirst count: Int, of run: UInt64) -> Int {
         if count >= 0, count < 8 {
             let shift = UInt64(count &* 8)
@@ -398,8 +398,8 @@ struct XMLPlistFastReader {
         if lastRunLength >= 1, lastRunLength <= 6 {
             let length = UInt64(lastRunLength)
             let last = (lastRun >> ((length - 1) * 8)) & 0xFF
-            let expected = lastRun & ((1 << (length * 8)) - 1) | last << (length * 8) | UInt64(XMLByte.lt) << ((length + 1) * 8)
-            k = matches(expected, count: lastRunLength + 2, at: i) ? i + lastRunLength + 1 : skipWhitespace(from: i)
+            let deeper = lastRun & ((1 << (length * 8)) - 1) | last << (length * 8)
+            k = skipWhitespace(from: i, likeFirst: lastRunLength + 1, of: deeper)
         } else {
             k = skipWhitespace(from: i)
         }

@@ -11,7 +11,8 @@ extension ArchiveKeyedDecodingContainer {
         let keyRefs = decoder.keyRefCache(for: Key.self)
         let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path, memo: keyRefs)
         if let core = keyRefs.spare.idleCore() {
-            core.decoder = decoder
+            // Almost always the same decoder: assigning it would retain it and release it.
+            if core.decoder !== decoder { core.decoder = decoder }
             core.layout = layout
             core.uid = uid
             core.path = path

@@ -170,11 +170,12 @@ final class _ArchiveDecoder: Decoder {
     }
 
     /// Whether a slot is nil: UID 0, or an NSNull object (how NSArray and NSDictionary,
-    /// which cannot hold nil, store it).
+    /// which cannot hold nil, store it). Any other object's marker tells it apart: it is
+    /// not parsed (nor checked for repeated keys) here, only when it is decoded.
     func isNil(_ slot: ArchiveSlot) -> Bool {
         guard case .uid(let uid) = slot else { return false }
         if uid == 0 { return true }
-        guard let ref = try? objectRef(uid), plist.isDictionary(ref),
+        guard let ref = try? objectRef(uid), plist.mayHoldOneEntry(ref),
               case .dictionary(let keys, let values)? = try? readObject(ref), keys.count == 1 else { return false }
         return (try? archivedClass(keys: keys, values: values, slot: slot, at: .root))??.name == "NSNull"
     }

@@ -22,9 +22,9 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
 
     @inline(__always)
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
-        let (layout, uid, keyTexts) = try Self.open(slot, decoder: decoder, path: path)
-        core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path,
-                                         keyRefs: decoder.keyRefCache(for: Key.self), keyTexts: keyTexts)
+        let keyRefs = decoder.keyRefCache(for: Key.self)
+        let (layout, uid, keyTexts) = try Self.open(slot, decoder: decoder, path: path, memo: keyRefs)
+        core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path, keyRefs: keyRefs, keyTexts: keyTexts)
     }
 
     init(core: ArchiveKeyedContainerCore) {
@@ -32,10 +32,11 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     /// The keyed value at `slot`: its layout, its object number, and the texts of an
-    /// NSDictionary's keys when they are not all plain strings.
+    /// NSDictionary's keys when they are not all plain strings. `memo` is the Key type's
+    /// cache (see `KeyedObjectMemo.swift`).
     @inline(__always)
-    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode) throws -> (ArchiveKeyedLayout, Int, [ArchiveKeyText]?) {
-        let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path)
+    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, memo: KeyRefCache) throws -> (ArchiveKeyedLayout, Int, [ArchiveKeyText]?) {
+        let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path, memo: memo)
         var keyTexts: [ArchiveKeyText]?
         if case .dictionary(let keys, _) = layout, case .texts(let texts) = try decoder.dictionaryKeys(keys, owner: uid, at: path) {
             keyTexts = texts

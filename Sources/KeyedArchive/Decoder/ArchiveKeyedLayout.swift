@@ -12,8 +12,16 @@ enum ArchiveKeyedLayout {
     /// Opens the object at `slot` as a keyed value: an NSDictionary's entries, or any other
     /// object's (or inline dictionary's) fields. Foundation collections that are not
     /// dictionaries (NSArray, NSSet…) are not keyed values, and NSString, NSData and NSDate
-    /// objects are not a `Dictionary` (`asDictionary`) of their fields.
-    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, asDictionary: Bool = false) throws -> (ArchiveKeyedLayout, Int) {
+    /// objects are not a `Dictionary` (`asDictionary`) of their fields. With a Key type's
+    /// `memo`, an object laid out like one it opened before is opened without the checks it
+    /// passed (see `KeyedObjectMemo.swift`), and one opened in full is remembered.
+    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, asDictionary: Bool = false,
+                     memo: KeyRefCache? = nil) throws -> (ArchiveKeyedLayout, Int) {
+        if let memo, case .uid(let uid) = slot, let (keys, values) = decoder.memoizedFields(uid, memo: memo) {
+            // What `object(in:expecting:at:)` charges for the read.
+            try decoder.reading(slot, path) { try decoder.charge(1) }
+            return (.fields(keys: keys, values: values), uid)
+        }
         let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path)
         guard case .dictionary(let keys, let values) = object else {
             throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
@@ -24,7 +32,9 @@ enum ArchiveKeyedLayout {
             throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object")
         }
         switch chain.keyedLayout {
-        case .fields: return (.fields(keys: keys, values: values), uid)
+        case .fields:
+            if let memo { decoder.rememberFields(keys: keys, values: values, memo: memo) }
+            return (.fields(keys: keys, values: values), uid)
         case .foundationValue where !asDictionary: return (.fields(keys: keys, values: values), uid)
         case .notKeyed, .foundationValue: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
         case .dictionary: break

@@ -119,6 +119,8 @@ final class KeyRefCache {
     /// The last `KeyedDecodingContainer` handed out for this Key type, to hand out again
     /// once nobody holds it (see `KeyedContainerReuse.swift`).
     @exclusivity(unchecked) var spare = SpareContainer<ArchiveKeyedContainerCore>()
+    /// The last objects of this Key type opened in full (see `KeyedObjectMemo.swift`).
+    @exclusivity(unchecked) var opened = KeyedObjectMemo()
 
     /// The reference last matched for `name`, if any (looked for at the cursor first).
     @inline(__always)

@@ -8,10 +8,11 @@ extension ArchiveKeyedDecodingContainer {
     /// pointed at this value, when nobody holds it any more; otherwise a new one.
     @inline(__always)
     static func handOut(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws -> KeyedDecodingContainer<Key> {
-        let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path)
         let keyRefs = decoder.keyRefCache(for: Key.self)
+        let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path, memo: keyRefs)
         if let core = keyRefs.spare.idleCore() {
-            core.decoder = decoder
+            // Almost always the same decoder: assigning it would retain it and release it.
+            if core.decoder !== decoder { core.decoder = decoder }
             core.layout = layout
             core.uid = uid
             core.path = path

@@ -227,12 +227,13 @@ package struct BinaryPropertyList: Sendable {
         }
     }
 
-    /// Whether object `ref` is a dictionary (false when `ref` is out of range): a marker
-    /// read, no parse.
+    /// Whether object `ref` may be a dictionary of one entry (false when `ref` is out of
+    /// range): a marker read, no parse. True for `0xD1`, and for `0xDF`, whose count
+    /// follows the marker.
     @inline(__always)
-    func isDictionary(_ ref: Int) -> Bool {
+    func mayHoldOneEntry(_ ref: Int) -> Bool {
         guard let start = checkedOffset(of: ref) else { return false }
-        return bytes[start] >> 4 == 0xD
+        return bytes[start] == 0xD1 || bytes[start] == 0xDF
     }
 
     /// Parses the marker of object `ref` and returns its shallow form.

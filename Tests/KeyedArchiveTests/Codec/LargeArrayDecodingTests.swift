@@ -2,9 +2,9 @@ import Foundation
 import Testing
 @testable import KeyedArchive
 
-// Large arrays: their storage reserved once from the element count when the elements fit
-// in the archive's size, and their elements' bytes prefetched as they are decoded in order
-// (ArrayDecoding.swift, ElementPrefetch.swift). Neither may change a result or an error.
+// Large arrays: their storage is reserved once from the element count when the elements
+// fit in the archive's size (ArrayDecoding.swift). That may change no result and no error,
+// whatever order the elements are listed in.
 
 private struct Named: Codable, Equatable { var name: String }
 
@@ -22,7 +22,7 @@ private func namedList(count: Int, order: [Int], extra: [UInt64] = []) -> Data {
     return archive(objects)
 }
 
-@Suite("Large arrays: reserved storage and prefetched elements")
+@Suite("Large arrays: storage reserved from the element count")
 struct LargeArrayDecodingTests {
     @Test("The reservation is the element count when the elements fit in the archive's size, else at most 4,096")
     func reservation() {
@@ -60,7 +60,7 @@ struct LargeArrayDecodingTests {
         #expect(shared == repeated.map { Named(name: "n\($0)") })
     }
 
-    @Test("A bad element of a large list is the same error as without prefetching")
+    @Test("A bad element at the end of a large list is an out-of-range error at its index")
     func badElement() throws {
         let count = 3_000
         let data = namedList(count: count, order: Array(0..<count), extra: [99_999])

@@ -38,15 +38,26 @@ extension Array: _ArchiveArrayDecodable where Element: Decodable {
 }
 
 extension ArchiveUnkeyedDecodingContainer {
-    /// Capacity reserved up front at most: an archive's element count is not trusted with
-    /// more memory than this before its elements have been read (and charged).
+    /// Capacity reserved up front at most, whatever the element size: an archive's element
+    /// count is not trusted with more memory than this before its elements have been read
+    /// (and charged).
     static var reserveLimit: Int { 4_096 }
+
+    /// The capacity to reserve for `count` elements of `stride` bytes in an archive of
+    /// `inputBytes` bytes: every element when they take no more memory than the archive
+    /// itself (so that a large array is made once, not regrown from 4,096 elements by
+    /// copies into fresh pages), else at most ``reserveLimit``. An array of n elements
+    /// holds n references in the file, so what is reserved stays within the input's size.
+    static func reservation(count: Int, stride: Int, inputBytes: Int) -> Int {
+        Swift.min(count, Swift.max(reserveLimit, inputBytes / Swift.max(stride, 1)))
+    }
 
     /// Every remaining element, each read by `next`.
     @inline(__always)
     mutating func collect<Element>(_ next: (inout Self) throws -> Element) throws -> [Element] {
         var elements: [Element] = []
-        elements.reserveCapacity(Swift.min(count ?? 0, Self.reserveLimit))
+        elements.reserveCapacity(Self.reservation(count: count ?? 0, stride: MemoryLayout<Element>.stride,
+                                                  inputBytes: decoder.plist.bytes.count))
         while !isAtEnd {
             elements.append(try next(&self))
         }

@@ -44,10 +44,11 @@ struct StringUIDTable {
     }
 
     /// Where a string not found by ``find(_:)`` goes: its hash and the free slot its probe
-    /// ended at (for ``insert(_:uid:at:)``, with nothing stored in between).
+    /// ended at, in a table of `mask + 1` slots (for ``insert(_:uid:at:)``).
     struct Place {
         fileprivate let hash: UInt32
         fileprivate let slot: Int
+        fileprivate let mask: Int
     }
 
     /// The UID stored for `string`, or where to store it. Two steps rather than one call
@@ -55,9 +56,7 @@ struct StringUIDTable {
     /// on every lookup, found or not.
     @inline(__always)
     func find(_ string: String) -> (uid: Int32?, place: Place) {
-        if let found = string.utf8.withContiguousStorageIfAvailable({ find(bytes: $0) }) { return found }
-        var copy = string  // not contiguous UTF-8 (a bridged string): made so once
-        return copy.withUTF8 { find(bytes: $0) }
+        string.withContiguousUTF8 { find(bytes: $0) }
     }
 
     @inline(__always)
@@ -67,23 +66,26 @@ struct StringUIDTable {
         // At most 3/4 full, so the probe meets an empty slot.
         while slots[slot].position != Self.empty {
             if slots[slot].hash == h, Self.sameBytes(strings[Int(slots[slot].position)], bytes) {
-                return (uids[Int(slots[slot].position)], Place(hash: h, slot: slot))
+                return (uids[Int(slots[slot].position)], Place(hash: h, slot: slot, mask: mask))
             }
             slot = (slot &+ 1) & mask
         }
-        return (nil, Place(hash: h, slot: slot))
+        return (nil, Place(hash: h, slot: slot, mask: mask))
     }
 
-    /// Stores `string`, which ``find(_:)`` did not find at `place`, with its UID.
+    /// Stores `string`, which ``find(_:)`` did not find at `place`, with its UID (a string
+    /// stored meanwhile, or the table's growth, moves it to the next free slot).
     mutating func insert(_ string: String, uid: Int32, at place: Place) {
         let stored = UInt32(exactly: strings.count)
         strings.append(string)
         // Past 2^32 - 1 strings (over 64 GB of them) a string is kept but not found again.
         guard !released, let position = stored, position != Self.empty else { return }
         uids.append(uid)
+        if (count + 1) * 4 > slots.count * 3 { grow() }
         var slot = place.slot
-        if (count + 1) * 4 > slots.count * 3 {
-            grow()
+        // Probed again only when the table has changed since `find` (it grew, or the slot
+        // was taken): usually the slot is still free.
+        if place.mask != mask || slots[slot].position != Self.empty {
             slot = Int(place.hash) & mask
             while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }
         }
@@ -106,7 +108,7 @@ struct StringUIDTable {
     func homeWords(of strings: ArraySlice<String>) -> UInt32 {
         var touched: UInt32 = 0
         for string in strings {
-            touched |= string.utf8.withContiguousStorageIfAvailable { bytes in slots[Int(hash(of: bytes)) & mask].position } ?? 0
+            touched |= string.withContiguousUTF8 { bytes in slots[Int(hash(of: bytes)) & mask].position }
         }
         return touched
     }
@@ -130,9 +132,7 @@ struct StringUIDTable {
 
     @inline(__always)
     private static func sameBytes(_ stored: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        if let same = stored.utf8.withContiguousStorageIfAvailable({ sameBytes($0, bytes) }) { return same }
-        var copy = stored  // not contiguous UTF-8 (a bridged string)
-        return copy.withUTF8 { sameBytes($0, bytes) }
+        stored.withContiguousUTF8 { sameBytes($0, bytes) }
     }
 
     @inline(__always)

@@ -157,14 +157,14 @@ enum BinaryPlistEncoding {
 
     /// Bytes of a string object: ASCII as bytes, anything else as UTF-16 big-endian.
     static func stringSize(_ value: String) -> Int {
-        let ascii = withUTF8(of: value) { utf8 in isASCII(utf8) ? utf8.count : -1 }
+        let ascii = value.withContiguousUTF8 { utf8 in isASCII(utf8) ? utf8.count : -1 }
         if ascii >= 0 { return markerSize(count: ascii) + ascii }
         let units = value.utf16.count
         return markerSize(count: units) + 2 * units
     }
 
     static func putString<S: BinaryPlistSink>(_ value: String, into sink: inout S) {
-        let wroteASCII = withUTF8(of: value) { putASCIIString($0, into: &sink) }
+        let wroteASCII = value.withContiguousUTF8 { putASCIIString($0, into: &sink) }
         if wroteASCII { return }
         let units = value.utf16
         putMarker(0x60, count: units.count, into: &sink)
@@ -172,16 +172,6 @@ enum BinaryPlistEncoding {
             sink.put(UInt8(unit >> 8))
             sink.put(UInt8(unit & 0xFF))
         }
-    }
-
-    /// `body` on `value`'s UTF-8, in place when it is contiguous (native and small strings;
-    /// copying the string to call the mutating `withUTF8` cost a retain and a release per
-    /// string written), else on a contiguous copy.
-    @inline(__always)
-    static func withUTF8<R>(of value: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
-        if let result = value.utf8.withContiguousStorageIfAvailable(body) { return result }
-        var copy = value
-        return copy.withUTF8(body)
     }
 
     /// Writes the string whose UTF-8 is `utf8` when it is all ASCII (as ``putString(_:into:)``

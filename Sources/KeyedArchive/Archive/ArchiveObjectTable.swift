@@ -107,8 +107,11 @@ final class ArchiveObjectTable {
     }
 
     func string(_ value: String) -> Int32 {
-        let index = UInt64(stringUIDs.storedCount)
-        return stringUIDs.uid(for: value) { appendEntry(.string, index) }
+        let found = stringUIDs.find(value)
+        if let uid = found.uid { return uid }
+        let uid = appendEntry(.string, UInt64(stringUIDs.storedCount))
+        stringUIDs.insert(value, uid: uid, at: found.place)
+        return uid
     }
 
     /// Makes room for `count` more strings (see ``StringUIDTable/reserve(_:)``).

@@ -43,34 +43,54 @@ struct StringUIDTable {
         seed = Self.processSeed
     }
 
-    /// The UID of `string`, or the UID `make()` gives it when it is new.
-    mutating func uid(for string: String, orInsert make: () -> Int32) -> Int32 {
-        var key = string
-        return key.withUTF8 { bytes in
-            let h = hash(of: bytes)
-            var slot = Int(h) & mask
-            // At most 3/4 full, so the probe meets an empty slot.
-            while slots[slot].position != Self.empty {
-                if slots[slot].hash == h, Self.sameBytes(strings[Int(slots[slot].position)], bytes) {
-                    return uids[Int(slots[slot].position)]
-                }
-                slot = (slot &+ 1) & mask
+    /// Where a string not found by ``find(_:)`` goes: its hash and the free slot its probe
+    /// ended at, in a table of `mask + 1` slots (for ``insert(_:uid:at:)``).
+    struct Place {
+        fileprivate let hash: UInt32
+        fileprivate let slot: Int
+        fileprivate let mask: Int
+    }
+
+    /// The UID stored for `string`, or where to store it. Two steps rather than one call
+    /// with a closure that makes the UID: the closure's captures cost reference counting
+    /// on every lookup, found or not.
+    @inline(__always)
+    func find(_ string: String) -> (uid: Int32?, place: Place) {
+        string.withContiguousUTF8 { find(bytes: $0) }
+    }
+
+    @inline(__always)
+    private func find(bytes: UnsafeBufferPointer<UInt8>) -> (uid: Int32?, place: Place) {
+        let h = hash(of: bytes)
+        var slot = Int(h) & mask
+        // At most 3/4 full, so the probe meets an empty slot.
+        while slots[slot].position != Self.empty {
+            if slots[slot].hash == h, Self.sameBytes(strings[Int(slots[slot].position)], bytes) {
+                return (uids[Int(slots[slot].position)], Place(hash: h, slot: slot, mask: mask))
             }
-            let uid = make()
-            let stored = UInt32(exactly: strings.count)
-            strings.append(string)
-            // Past 2^32 - 1 strings (over 64 GB of them) a string is kept but not found again.
-            guard !released, let position = stored, position != Self.empty else { return uid }
-            uids.append(uid)
-            if (count + 1) * 4 > slots.count * 3 {
-                grow()
-                slot = Int(h) & mask
-                while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }
-            }
-            slots[slot] = Slot(hash: h, position: position)
-            count += 1
-            return uid
+            slot = (slot &+ 1) & mask
         }
+        return (nil, Place(hash: h, slot: slot, mask: mask))
+    }
+
+    /// Stores `string`, which ``find(_:)`` did not find at `place`, with its UID (a string
+    /// stored meanwhile, or the table's growth, moves it to the next free slot).
+    mutating func insert(_ string: String, uid: Int32, at place: Place) {
+        let stored = UInt32(exactly: strings.count)
+        strings.append(string)
+        // Past 2^32 - 1 strings (over 64 GB of them) a string is kept but not found again.
+        guard !released, let position = stored, position != Self.empty else { return }
+        uids.append(uid)
+        if (count + 1) * 4 > slots.count * 3 { grow() }
+        var slot = place.slot
+        // Probed again only when the table has changed since `find` (it grew, or the slot
+        // was taken): usually the slot is still free.
+        if place.mask != mask || slots[slot].position != Self.empty {
+            slot = Int(place.hash) & mask
+            while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }
+        }
+        slots[slot] = Slot(hash: place.hash, position: position)
+        count += 1
     }
 
     /// The hash a string is stored and found by (its home slot is the hash masked to the table).
@@ -88,8 +108,7 @@ struct StringUIDTable {
     func homeWords(of strings: ArraySlice<String>) -> UInt32 {
         var touched: UInt32 = 0
         for string in strings {
-            var key = string
-            touched |= key.withUTF8 { bytes in slots[Int(hash(of: bytes)) & mask].position }
+            touched |= string.withContiguousUTF8 { bytes in slots[Int(hash(of: bytes)) & mask].position }
         }
         return touched
     }
@@ -113,12 +132,14 @@ struct StringUIDTable {
 
     @inline(__always)
     private static func sameBytes(_ stored: String, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        var stored = stored
-        return stored.withUTF8 { other in
-            guard other.count == bytes.count else { return false }
-            guard let a = other.baseAddress, let b = bytes.baseAddress else { return true }  // both empty
-            return memcmp(a, b, other.count) == 0
-        }
+        stored.withContiguousUTF8 { sameBytes($0, bytes) }
+    }
+
+    @inline(__always)
+    private static func sameBytes(_ other: UnsafeBufferPointer<UInt8>, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard other.count == bytes.count else { return false }
+        guard let a = other.baseAddress, let b = bytes.baseAddress else { return true }  // both empty
+        return memcmp(a, b, other.count) == 0
     }
 
     /// Makes room for `additional` more strings at once, so that storing many new strings

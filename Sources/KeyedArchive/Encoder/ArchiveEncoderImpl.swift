@@ -52,6 +52,9 @@ final class _ArchiveEncoder: Encoder {
     @exclusivity(unchecked) var target: Target = .none
     /// The type whose `encode(to:)` runs; its class entry names a keyed object.
     @exclusivity(unchecked) var valueType: Any.Type?
+    /// The class entry of `valueType`'s objects, kept per plain value type (see `box`): 0
+    /// while not known yet, -1 for a type whose entry is not kept (it is then looked up).
+    @exclusivity(unchecked) var valueClassUID: Int32 = -1
     /// Set on encoders made by `superEncoder(forKey:)`.
     let patch: Patch?
     /// Writes NSNull as nil (UID 0); used when a Foundation tree stands for a Codable value.
@@ -126,17 +129,22 @@ final class _ArchiveEncoder: Encoder {
         }
         // A value type already seen to be neither special nor a class: skip both dynamic
         // checks (conformance lookups, the encoder's largest fixed cost per object).
+        // The table keeps such a type's class entry once its first object has made it (0
+        // before), so its objects do not look their class up again.
         let typeKey = UInt64(UInt(bitPattern: ObjectIdentifier(T.self)))
-        if table.plainValueTypes.ref(for: typeKey) != nil {
+        if let classUID = table.plainValueTypes.ref(for: typeKey) {
             // Its dynamic type is `T` (see below): no lookup of it.
-            return try boxComposite(value, of: T.self, at: path())
+            return try boxComposite(value, of: T.self, at: path(), classUID: Int32(truncatingIfNeeded: classUID))
         }
         if let special = value as? any _ArchiveSpecialEncodable {
             return try special._archiveEncode(with: self, at: path())
         }
         guard type(of: value) is AnyClass else {
             // Only when the static type is the dynamic one (not an existential).
-            if ObjectIdentifier(type(of: value)) == ObjectIdentifier(T.self) { table.plainValueTypes.insert(typeKey, 0) }
+            if ObjectIdentifier(type(of: value)) == ObjectIdentifier(T.self) {
+                table.plainValueTypes.insert(typeKey, 0)
+                return try boxComposite(value, of: T.self, at: path(), classUID: 0)
+            }
             return try boxComposite(value, of: type(of: value), at: path())
         }
         // Class instances keep their identity: written once, referenced by UID after that.
@@ -175,22 +183,26 @@ final class _ArchiveEncoder: Encoder {
 
     /// Runs `value.encode(to: self)` with a fresh target and returns what it produced.
     /// `dynamicType`: `value`'s dynamic type (its class entry names a keyed object).
+    /// `classUID`: that class entry when kept (see `valueClassUID`).
     /// `reference`: the ``ArchiveReferenceDecodable`` instance `value` is, recorded with
     /// the UID of the first container it opens (see `opened(_:)`).
     private func boxComposite<T: Encodable>(_ value: T, of dynamicType: Any.Type, at path: CodingPathNode,
-                                            reference: ObjectIdentifier? = nil) throws -> Int32 {
+                                            classUID: Int32 = -1, reference: ObjectIdentifier? = nil) throws -> Int32 {
         let savedTarget = target
         let savedPath = pathNode
         let savedType = valueType
+        let savedClassUID = valueClassUID
         let savedReference = pendingReference
         target = .none
         pathNode = path
         valueType = dynamicType
+        valueClassUID = classUID
         pendingReference = reference
         defer {
             target = savedTarget
             pathNode = savedPath
             valueType = savedType
+            valueClassUID = savedClassUID
             pendingReference = savedReference
         }
         try value.encode(to: self)
@@ -251,10 +263,21 @@ final class _ArchiveEncoder: Encoder {
         let table = table
         let box = table.openObject(kind: kind) {
             if let className { return table.classUID(className) }
-            if kind == .fields, let valueType { return table.classUID(for: valueType) }
+            if kind == .fields, let valueType { return valueClassUID > 0 ? valueClassUID : valueClass(of: valueType) }
             return table.classUID(kind == .array ? .array : .dictionary)
         }
         return (box, box.uid)
+    }
+
+    /// The class entry of `type`, the value type being encoded, kept for its next objects
+    /// when it is a plain value type (see `valueClassUID`).
+    private func valueClass(of type: Any.Type) -> Int32 {
+        let uid = table.classUID(for: type)
+        if valueClassUID == 0 {
+            table.plainValueTypes.update(UInt64(UInt(bitPattern: ObjectIdentifier(type))), Int(uid))
+            valueClassUID = uid
+        }
+        return uid
     }
 
     /// The value being encoded opened its object `uid`: reported to a patch, and recorded

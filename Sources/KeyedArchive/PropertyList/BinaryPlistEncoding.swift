@@ -157,16 +157,14 @@ enum BinaryPlistEncoding {
 
     /// Bytes of a string object: ASCII as bytes, anything else as UTF-16 big-endian.
     static func stringSize(_ value: String) -> Int {
-        var value = value
-        let ascii = value.withUTF8 { utf8 in isASCII(utf8) ? utf8.count : -1 }
+        let ascii = value.withContiguousUTF8 { utf8 in isASCII(utf8) ? utf8.count : -1 }
         if ascii >= 0 { return markerSize(count: ascii) + ascii }
         let units = value.utf16.count
         return markerSize(count: units) + 2 * units
     }
 
     static func putString<S: BinaryPlistSink>(_ value: String, into sink: inout S) {
-        var value = value
-        let wroteASCII = value.withUTF8 { putASCIIString($0, into: &sink) }
+        let wroteASCII = value.withContiguousUTF8 { putASCIIString($0, into: &sink) }
         if wroteASCII { return }
         let units = value.utf16
         putMarker(0x60, count: units.count, into: &sink)

@@ -93,6 +93,27 @@ struct ScalarRefTable {
         count += 1
     }
 
+    /// Replaces the reference stored for `key`; changes nothing when `key` is not stored.
+    mutating func update(_ key: UInt64, _ ref: Int) {
+        var index = slot(for: key)
+        while true {
+            let base = index &* 3
+            let stored = words[base]
+            if stored == Self.empty { return }
+            if self.key(at: base) == key {
+                if stored == Self.aside { large[key] = nil }
+                if ref >= 0, ref < Int(Self.aside) &- 1 {
+                    words[base] = UInt32(truncatingIfNeeded: ref &+ 1)
+                } else {
+                    words[base] = Self.aside
+                    large[key] = ref
+                }
+                return
+            }
+            index = (index &+ 1) & mask
+        }
+    }
+
     /// Puts `key` with its stored reference word into the first empty slot of its probe.
     @inline(__always)
     private mutating func place(_ key: UInt64, _ stored: UInt32) {

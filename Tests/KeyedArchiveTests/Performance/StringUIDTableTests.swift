@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+@testable import KeyedArchive
+
+// The encoder's string table (issue 30, round 4): strings are found in two steps, `find`
+// then `insert` at the place the probe ended, with their bytes read in place.
+
+@Suite("String uniquing table")
+struct StringUIDTableTests {
+    /// Every string stored is found again with its UID, across growth; strings that differ
+    /// in a byte, in length, or only by canonical equivalence are distinct; the empty
+    /// string, small (inline) strings, long (heap) strings and non-ASCII ones included.
+    @Test func findsWhatItStoredAndNothingElse() {
+        var table = StringUIDTable()
+        var strings = ["", "a", "é", "e\u{301}", "abcdefghijklmno", "abcdefghijklmnop", "日本語", "emoji🙂"]
+        strings += (0..<3_000).map { "key-\($0)-" + String(repeating: "x", count: $0 % 40) }
+        for (index, string) in strings.enumerated() {
+            let found = table.find(string)
+            #expect(found.uid == nil, "\(string) found before it was stored")
+            table.insert(string, uid: Int32(index + 1), at: found.place)
+        }
+        #expect(table.storedCount == strings.count)
+        for (index, string) in strings.enumerated() {
+            // A copy made from other bytes, so that nothing is found by identity.
+            let copy = String(decoding: Array(string.utf8), as: UTF8.self)
+            #expect(table.find(copy).uid == Int32(index + 1), "\(string)")
+            #expect(table[index] == string)
+        }
+        for missing in ["key-1-", "key-3000-", "E\u{301}", " ", "abcdefghijklmnoq"] {
+            #expect(table.find(missing).uid == nil, "\(missing)")
+        }
+        // A string found at a place the table has since grown past still goes in.
+        var small = StringUIDTable()
+        let late = small.find("late")
+        #expect(late.uid == nil)
+        small.reserve(1_000)
+        small.insert("late", uid: 7, at: late.place)
+        #expect(small.find("late").uid == 7)
+    }
+}

@@ -140,6 +140,20 @@ struct XMLPlistRealText: TextOutputStream {
     private let value: Double
 
     init(_ value: Double) {
+        self.init(quick: value)
+        if count == 0 { formatInFull() }
+    }
+
+    /// The text of a real that is not a quick one (``quick(_:)`` gave nil), from Swift's
+    /// shortest-text algorithm straight away.
+    init(notQuick value: Double) {
+        self.value = value
+        formatInFull()
+    }
+
+    /// The text of `value` when it is one of the quick ones (``quick(_:)``), else empty.
+    @inline(__always)
+    private init(quick value: Double) {
         self.value = value
         if value.isNaN {
             append("nan")
@@ -163,7 +177,21 @@ struct XMLPlistRealText: TextOutputStream {
             count += digits
             return
         }
-        if appendShortDecimal(value) { return }
+        _ = appendShortDecimal(value)
+    }
+
+    /// The text of `value` when it is spelled from its digits (NaN, the infinities, whole
+    /// numbers below 10^15, and numbers of one to four decimals from 0.001 to 10^11): a few
+    /// dozen instructions, where Swift's shortest-text algorithm takes hundreds. Nil for any
+    /// other real.
+    @inline(__always)
+    static func quick(_ value: Double) -> XMLPlistRealText? {
+        let text = XMLPlistRealText(quick: value)
+        return text.count == 0 ? nil : text
+    }
+
+    /// Swift's shortest round-trip text, without a trailing `.0`.
+    private mutating func formatInFull() {
         value.write(to: &self)
         if count >= 2, byte(count - 1) == XMLByte.zero, byte(count - 2) == XMLByte.dot { count -= 2 }
     }

@@ -127,8 +127,9 @@ struct XMLPlistPieces {
 
 /// A real's text as Foundation writes it: Swift's shortest round-trip text (what
 /// `description` gives, captured from `Double.write(to:)` without making a `String`)
-/// without a trailing `.0`; whole numbers below 10^15 as their digits (`-0` for -0.0);
-/// `nan`, `+infinity`, `-infinity`.
+/// without a trailing `.0`; whole numbers below 10^15 as their digits (`-0` for -0.0), and
+/// numbers of one to four decimals between 0.001 and 10^11 from their digits too
+/// (``appendShortDecimal(_:)``); `nan`, `+infinity`, `-infinity`.
 struct XMLPlistRealText: TextOutputStream {
     /// The longest text is 24 bytes (`-2.2250738585072014e-308`).
     private static let capacity = 32
@@ -139,6 +140,20 @@ struct XMLPlistRealText: TextOutputStream {
     private let value: Double
 
     init(_ value: Double) {
+        self.init(quick: value)
+        if count == 0 { formatInFull() }
+    }
+
+    /// The text of a real that is not a quick one (``quick(_:)`` gave nil), from Swift's
+    /// shortest-text algorithm straight away.
+    init(notQuick value: Double) {
+        self.value = value
+        formatInFull()
+    }
+
+    /// The text of `value` when it is one of the quick ones (``quick(_:)``), else empty.
+    @inline(__always)
+    private init(quick value: Double) {
         self.value = value
         if value.isNaN {
             append("nan")
@@ -162,8 +177,65 @@ struct XMLPlistRealText: TextOutputStream {
             count += digits
             return
         }
+        _ = appendShortDecimal(value)
+    }
+
+    /// The text of `value` when it is spelled from its digits (NaN, the infinities, whole
+    /// numbers below 10^15, and numbers of one to four decimals from 0.001 to 10^11): a few
+    /// dozen instructions, where Swift's shortest-text algorithm takes hundreds. Nil for any
+    /// other real.
+    @inline(__always)
+    static func quick(_ value: Double) -> XMLPlistRealText? {
+        let text = XMLPlistRealText(quick: value)
+        return text.count == 0 ? nil : text
+    }
+
+    /// Swift's shortest round-trip text, without a trailing `.0`.
+    private mutating func formatInFull() {
         value.write(to: &self)
         if count >= 2, byte(count - 1) == XMLByte.zero, byte(count - 2) == XMLByte.dot { count -= 2 }
+    }
+
+    /// Writes `value` as `[-]digits.decimals` when it has one to four decimals (the shortest
+    /// such, ending in a nonzero digit), 0.001 <= |value| < 10^11, and that text reads back
+    /// as `value`; false (nothing written) otherwise. That text is then Swift's own: it has at
+    /// most 15 significant digits, and no two decimals of at most 15 significant digits read
+    /// as the same `Double`, so no other text of as few digits reads back as `value`; and
+    /// Swift writes a number of this size without an exponent.
+    @inline(__always)
+    private mutating func appendShortDecimal(_ value: Double) -> Bool {
+        let magnitude = value.magnitude
+        guard magnitude >= 0.001, magnitude < 1e11 else { return false }
+        var power: UInt64 = 10
+        var scale = 10.0
+        for decimals in 1...4 {
+            let scaled = magnitude * scale
+            // `scaled` is a whole number below 10^15 < 2^53, so both it and `scale` are exact
+            // and the division rounds once, as reading the text would.
+            if scaled == scaled.rounded(.towardZero), scaled / scale == magnitude {
+                let digits = UInt64(scaled)
+                guard digits % 10 != 0 else { return false }  // a shorter text: left to Swift
+                if value.sign == .minus { append("-") }
+                let whole = digits / power
+                let wholeDigits = DecimalDigits.count(whole)
+                let start = count
+                withUnsafeMutableBytes(of: &storage) { raw in
+                    // Bounds: start <= 1, at most 11 whole digits, then `.` and 4 decimals:
+                    // at most 17 of the storage's 32 bytes. The decimals are written as the
+                    // digits of power + fraction (a leading 1, then zeros kept), whose 1 the
+                    // point replaces.
+                    guard let base = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+                    DecimalDigits.write(whole, digits: wholeDigits, to: base + start)
+                    DecimalDigits.write(power + digits % power, digits: decimals + 1, to: base + start + wholeDigits)
+                    base[start + wholeDigits] = XMLByte.dot
+                }
+                count += wholeDigits + 1 + decimals
+                return true
+            }
+            power *= 10
+            scale *= 10
+        }
+        return false
     }
 
     mutating func write(_ string: String) {

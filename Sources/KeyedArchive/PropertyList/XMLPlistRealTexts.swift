@@ -1,12 +1,16 @@
 /// The texts of the reals an XML document writes, made once: the counting pass of
 /// ``XMLPlistDocument`` formats each real (most of what writing a real costs) and keeps its
 /// text here, and the writing pass copies the kept text instead of formatting the real again.
+/// A real spelled from its digits (``XMLPlistRealText/quick(_:)``: whole numbers, a few
+/// decimals) costs less to spell again than to keep, so it is spelled in both passes and not
+/// kept; only the reals that need Swift's shortest-text algorithm are.
 ///
-/// The writing pass asks for the reals in the order the counting pass kept them (the
-/// document writer writes the same value twice); each kept text carries the real's bits, and
-/// a real that does not match the next kept one is formatted afresh, so the text is always
-/// the real's own. Memory: the texts (at most 24 bytes each) and 16 bytes per real, about a
-/// fifth of what the reals' lines take in the document.
+/// The writing pass asks for the kept reals in the order the counting pass kept them (the
+/// document writer writes the same value twice, and whether a real is quick depends on its
+/// value alone); each kept text carries the real's bits, and a real that does not match the
+/// next kept one is formatted afresh, so the text is always the real's own. Memory: the texts
+/// (at most 24 bytes each) and 16 bytes per kept real, about a fifth of what their lines
+/// take in the document.
 struct XMLPlistRealTexts {
     /// The texts, back to back.
     private var texts: [UInt8] = []
@@ -28,6 +32,7 @@ struct XMLPlistRealTexts {
     /// straight from the kept texts (no copy before the one into the document).
     @inline(__always)
     mutating func withText<R>(of value: Double, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let quick = XMLPlistRealText.quick(value) { return quick.withBytes(body) }
         let pattern = value.bitPattern
         if replaying {
             let index = next
@@ -38,7 +43,7 @@ struct XMLPlistRealTexts {
             // Bounds: 0 <= start <= end <= texts.count, as they were appended below.
             return texts.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
         }
-        let text = XMLPlistRealText(value)
+        let text = XMLPlistRealText(notQuick: value)
         return text.withBytes { bytes in
             texts.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))  // a typed buffer: one copy
             bits.append(pattern)

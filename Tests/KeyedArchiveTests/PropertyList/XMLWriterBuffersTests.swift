@@ -37,12 +37,25 @@ struct XMLWriterBuffersTests {
     /// document) is formatted afresh rather than given another real's text.
     @Test func keptTextsOutOfStepAreFormattedAfresh() {
         var texts = XMLPlistRealTexts()
-        #expect(Self.text(&texts, of: 1.5) == "1.5")
-        #expect(Self.text(&texts, of: 0.25) == "0.25")
+        let third = 0.1 + 0.2, pi = Double.pi
+        #expect(Self.text(&texts, of: third) == "0.30000000000000004")
+        #expect(Self.text(&texts, of: 2.5) == "2.5")  // quick: not kept
+        #expect(Self.text(&texts, of: pi) == "3.141592653589793")
         texts.startReplay()
-        #expect(Self.text(&texts, of: 0.25) == "0.25")  // out of step
-        #expect(Self.text(&texts, of: 1.5) == "1.5")
-        #expect(Self.text(&texts, of: 0.25) == "0.25")
-        #expect(Self.text(&texts, of: 7) == "7")  // past the kept ones
+        #expect(Self.text(&texts, of: pi) == "3.141592653589793")  // out of step
+        #expect(Self.text(&texts, of: third) == "0.30000000000000004")
+        #expect(Self.text(&texts, of: 2.5) == "2.5")
+        #expect(Self.text(&texts, of: pi) == "3.141592653589793")
+        #expect(Self.text(&texts, of: 1e300) == "1e+300")  // past the kept ones
+    }
+
+    /// Which reals are spelled from their digits (and so neither kept nor given back).
+    @Test func quickRealsAreTheWholeAndTheShortDecimals() {
+        for quick in [0, -0.0, 7, -12, 999_999_999_999_999, 2.5, -0.125, 0.001, 51.25, 99_999_999_999.5, .nan, .infinity] {
+            #expect(XMLPlistRealText.quick(quick) != nil, "\(quick)")
+        }
+        for slow in [0.1 + 0.2, .pi, 1e15, 1e300, 0.0009, 0.12345, 1e11 + 0.5, .leastNonzeroMagnitude] {
+            #expect(XMLPlistRealText.quick(slow) == nil, "\(slow)")
+        }
     }
 }

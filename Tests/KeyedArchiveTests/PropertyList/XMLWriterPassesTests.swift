@@ -60,6 +60,29 @@ struct XMLWriterPassesTests {
         }
     }
 
+    @Test func realsOfFewDecimalsAreTheirShortestDescription() {
+        // The writer spells reals of one to four decimals from their digits
+        // (XMLPlistRealText.appendShortDecimal); Swift's `description` is the reference.
+        var values: [Double] = [0.001, 0.0011, 0.00101, 0.000999, 0.0015, 0.5, 0.05, 0.005, 0.0005, 1.0001, 10.1,
+                                99_999_999_999.9999, 99_999_999_999.99, 1e11 - 0.5, 1e11, 1e11 + 0.5, 0.1 + 0.2, 1.1 * 3,
+                                12.3456, 12.34567, 4_503_599_627.125, 0.30000000000000004]
+        for scale in [2.0, 4, 8, 10, 16, 100, 1_000, 10_000, 3, 7] {
+            for i in stride(from: -2_000, through: 2_000, by: 7) { values.append(Double(i) / scale) }
+        }
+        var state: UInt64 = 0x9E37_79B9
+        for _ in 0..<5_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            let digits = Double((state >> 24) % 1_000_000_000_000)
+            for decimals in [1.0, 10, 100, 1_000, 10_000, 100_000] {
+                values.append(digits / decimals)
+                values.append(-Double(state >> 40) / decimals)
+            }
+        }
+        for d in values {
+            #expect(XMLPropertyListWriter.realDescription(d) == Self.expectedReal(d), "\(d.bitPattern)")
+        }
+    }
+
     @Test func integersAreTheirDecimalText() {
         var values: [Int64] = [0, 1, -1, 9, 10, 99, 100, -100, .max, .min, .max - 1, .min + 1]
         var power: Int64 = 1

@@ -43,6 +43,8 @@ struct XMLPlistFastReader {
     private var valueRefs = XMLPlistRefStack()
     /// Whether any dictionary lists a key twice (checked as each one closes).
     private var keyRepeats = XMLPlistKeyRepeatCheck()
+    /// A UID's bytes as writers indent it, by the run before its `<dict>`.
+    private var uidForms = XMLPlistUIDForms()
     /// The innermost open container (nil before the root's), kept apart from the outer
     /// ones in `outerFrames` so that the check made before every value reads it directly.
     private var top: Frame?
@@ -377,6 +379,7 @@ struct XMLPlistFastReader {
     /// `</dict>` and returns the number. Nil (with `i` unchanged) when the first thing inside
     /// is not that key; bails when it is, but the rest is not in this form.
     private mutating func uidValue() throws(Bail) -> UInt64? {
+        if let value = uidValueInUsualForm() { return value }
         // The key is indented one level more than `<dict>`: the last run skipped and one
         // more of its last byte, else the loop.
         var k: Int
@@ -405,6 +408,18 @@ struct XMLPlistFastReader {
         k = skipWhitespace(from: k + 10, likeFirst: runLength - 1, of: run)
         guard matches(Tag.dictClose, count: 7, at: k) else { throw Bail() }
         i = k + 7
+        return value
+    }
+
+    /// ``uidValue()`` when the UID is indented as writers do after the last run skipped
+    /// (``XMLPlistUIDForms``): a few word comparisons and the digits. Nil (with `i`
+    /// unchanged) when the bytes are anything else, for ``uidValue()`` to read them.
+    @inline(__always) private mutating func uidValueInUsualForm() -> UInt64? {
+        guard uidForms.select(after: lastRun, length: lastRunLength), uidForms.matchesHead(input, at: i) else { return nil }
+        let digitsStart = i &+ uidForms.headCount
+        let (value, end) = decimalDigits(from: digitsStart, limit: 10)
+        guard end > digitsStart, value <= UInt64(UInt32.max), uidForms.matchesTail(input, at: end) else { return nil }
+        i = end &+ uidForms.tailCount
         return value
     }
 

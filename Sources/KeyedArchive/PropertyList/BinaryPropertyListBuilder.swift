@@ -268,6 +268,18 @@ struct BinaryPropertyListBuilder {
 
     // MARK: - Output
 
+    /// Stores each of `values` as four bytes, big-endian (its low 32 bits), one store apiece
+    /// from `base`; returns the bytes stored. The caller has counted the room (`layout()`).
+    @inline(__always)
+    private static func storeBigEndian32<S: Sequence>(_ values: S, at base: UnsafeMutableRawPointer) -> Int where S.Element == Int {
+        var offset = 0
+        for value in values {
+            base.storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: offset, as: UInt32.self)
+            offset &+= 4
+        }
+        return offset
+    }
+
     /// Writes the file with `top` as its root object, into one buffer of the exact size.
     func finish(top: Int) -> [UInt8] {
         let layout = self.layout()
@@ -364,11 +376,7 @@ struct BinaryPropertyListBuilder {
                         }
                     case 4:
                         // Bounds: `refCount * 4` bytes from `position`, counted by `layout()`.
-                        let base = start + position
-                        for (k, i) in range.enumerated() {
-                            base.storeBytes(of: UInt32(truncatingIfNeeded: children[i]).bigEndian, toByteOffset: k &* 4, as: UInt32.self)
-                        }
-                        position += range.count &* 4
+                        position += Self.storeBigEndian32(range.lazy.map { children[$0] }, at: start + position)
                     default:
                         for i in range { putBigEndian(UInt64(children[i]), size: refSize) }
                     }
@@ -377,12 +385,7 @@ struct BinaryPropertyListBuilder {
             if offsetSize == 4 {
                 // The usual width, one store per offset. Bounds: `count * 4` bytes from
                 // `position`, counted by `layout()`.
-                let base = start + position
-                for (k, location) in locations.enumerated() {
-                    let offset = location >= 0 ? 8 + location : containerOffsets[~location]
-                    base.storeBytes(of: UInt32(truncatingIfNeeded: offset).bigEndian, toByteOffset: k &* 4, as: UInt32.self)
-                }
-                position += count &* 4
+                position += Self.storeBigEndian32(locations.lazy.map { $0 >= 0 ? 8 + $0 : containerOffsets[~$0] }, at: start + position)
             } else {
                 for location in locations {
                     putBigEndian(UInt64(location >= 0 ? 8 + location : containerOffsets[~location]), size: offsetSize)

@@ -142,8 +142,12 @@ package enum PropertyListInput {
             return try BinaryPropertyList(borrowing: bytes).resolvingDuplicateKeys(keepingFirst: true, body)
         // Straight into a binary property list, with no tree in between.
         case .xmlPropertyList, .markup:
-            return try XMLPropertyListReader.readBinary(bytes, maxDepth: maxDepth).withUnsafeBytes { converted in
-                try BinaryPropertyList(borrowing: converted).resolvingDuplicateKeys(keepingFirst: false, body)
+            let converted = try XMLPropertyListReader.readBinaryProvingKeys(bytes, maxDepth: maxDepth)
+            return try converted.binary.withUnsafeBytes { raw in
+                let plist = try BinaryPropertyList(borrowing: raw)
+                // Proved as it was read: what the check would find (nothing to resolve).
+                if converted.keysDistinct { return try body(plist) }
+                return try plist.resolvingDuplicateKeys(keepingFirst: false, body)
             }
         case let kind: throw PropertyListError(notAPropertyList: kind)
         }

@@ -52,6 +52,24 @@ struct XMLPlistBytes: RandomAccessCollection {
         return w
     }
 
+    /// Five words to compare with the input, and the mask of the bytes that count in each.
+    typealias MaskedWords = (words: (UInt64, UInt64, UInt64, UInt64, UInt64), masks: (UInt64, UInt64, UInt64, UInt64, UInt64))
+
+    /// Whether the 40 bytes at `k`, masked, are `pattern`'s: one range check when they all lie
+    /// inside the input, else ``word(_:)`` by word (zeros past the end).
+    @inline(__always)
+    func matches(_ pattern: MaskedWords, at k: Int) -> Bool {
+        @inline(__always) func differs(_ load: (Int) -> UInt64) -> UInt64 {
+            (load(0) ^ pattern.words.0) & pattern.masks.0 | (load(8) ^ pattern.words.1) & pattern.masks.1
+                | (load(16) ^ pattern.words.2) & pattern.masks.2 | (load(24) ^ pattern.words.3) & pattern.masks.3
+                | (load(32) ^ pattern.words.4) & pattern.masks.4
+        }
+        if let base = bytes.base, k >= 0, k <= count &- 40 {
+            return differs { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: k &+ $0, as: UInt64.self)) } == 0
+        }
+        return differs { word(k &+ $0) } == 0
+    }
+
     /// The bytes in `range`, clamped to `0..<count`, indexed from 0.
     @inline(__always)
     func slice(_ range: Range<Int>) -> XMLPlistBytes {

@@ -38,9 +38,13 @@ struct XMLPlistFastReader {
     private(set) var builder: BinaryPropertyListBuilder
     private var strings = XMLPlistStringRefs()
     /// Keys of the open dictionaries, innermost last.
-    private var keyRefs = RefStack()
+    private var keyRefs = XMLPlistRefStack()
     /// Values of the open dictionaries and items of the open arrays, innermost last.
-    private var valueRefs = RefStack()
+    private var valueRefs = XMLPlistRefStack()
+    /// Whether any dictionary lists a key twice (checked as each one closes).
+    private var keyRepeats = XMLPlistKeyRepeatCheck()
+    /// A UID's bytes as writers indent it, by the run before its `<dict>`.
+    private var uidForms = XMLPlistUIDForms()
     /// The innermost open container (nil before the root's), kept apart from the outer
     /// ones in `outerFrames` so that the check made before every value reads it directly.
     private var top: Frame?
@@ -50,31 +54,6 @@ struct XMLPlistFastReader {
     /// there is none.
     private var lastRun: UInt64 = 0
     private var lastRunLength = -1
-
-    /// A stack of object references that keeps its storage when popped (no work per pop).
-    private struct RefStack {
-        private var storage: [Int] = []
-        private(set) var count = 0
-
-        @inline(__always) mutating func push(_ ref: Int) {
-            if count < storage.count {
-                storage[count] = ref
-            } else {
-                storage.append(ref)
-            }
-            count += 1
-        }
-
-        /// The references from `start` (at most `count`) to the top.
-        @inline(__always) func top(from start: Int) -> ArraySlice<Int> {
-            storage[start..<count]
-        }
-
-        /// Pops every reference from `start` (at most `count`) up.
-        @inline(__always) mutating func pop(from start: Int) {
-            count = start
-        }
-    }
 
     private struct Frame {
         var isDictionary: Bool
@@ -96,6 +75,12 @@ struct XMLPlistFastReader {
 
     /// The binary property list of `bytes`, or nil when the general parser must read it.
     static func read(_ bytes: XMLPlistBytes, maxDepth: Int) -> [UInt8]? {
+        readProvingKeys(bytes, maxDepth: maxDepth)?.binary
+    }
+
+    /// ``read(_:maxDepth:)``, and whether every dictionary was seen to list each key once
+    /// (``XMLPlistKeyRepeatCheck``): then the binary property list needs no check for them.
+    static func readProvingKeys(_ bytes: XMLPlistBytes, maxDepth: Int) -> (binary: [UInt8], keysDistinct: Bool)? {
         // The document's frame, with the general parser's functions (so it means the same).
         var outer = XMLPlistParser(bytes: bytes, maxDepth: maxDepth, sink: XMLPlistTreeSink())
         let n = bytes.count
@@ -132,7 +117,7 @@ struct XMLPlistFastReader {
             }
             try outer.skipMisc(allowDoctype: false)
             guard outer.i >= n else { return nil }
-            return reader.builder.finish(top: top)
+            return (reader.builder.finish(top: top), reader.keyRepeats.provedDistinct)
         } catch {
             return nil
         }
@@ -375,7 +360,9 @@ struct XMLPlistFastReader {
                 // The end tag, with no key waiting for its value.
                 guard keys == values, matches(Tag.dictClose, count: 7, at: i) else { return nil }
                 i += 7
-                ref = builder.dictionary(keys: keyRefs.top(from: top.keyStart), values: valueRefs.top(from: top.valueStart))
+                let keys = keyRefs.top(from: top.keyStart)
+                keyRepeats.check(keys, objectCount: builder.objectCount)
+                ref = builder.dictionary(keys: keys, values: valueRefs.top(from: top.valueStart))
                 keyRefs.pop(from: top.keyStart)
             } else {
                 guard matches(Tag.arrayClose, count: 8, at: i) else { return nil }
@@ -392,6 +379,7 @@ struct XMLPlistFastReader {
     /// `</dict>` and returns the number. Nil (with `i` unchanged) when the first thing inside
     /// is not that key; bails when it is, but the rest is not in this form.
     private mutating func uidValue() throws(Bail) -> UInt64? {
+        if let value = uidValueInUsualForm() { return value }
         // The key is indented one level more than `<dict>`: the last run skipped and one
         // more of its last byte, else the loop.
         var k: Int
@@ -420,6 +408,18 @@ struct XMLPlistFastReader {
         k = skipWhitespace(from: k + 10, likeFirst: runLength - 1, of: run)
         guard matches(Tag.dictClose, count: 7, at: k) else { throw Bail() }
         i = k + 7
+        return value
+    }
+
+    /// ``uidValue()`` when the UID is indented as writers do after the last run skipped
+    /// (``XMLPlistUIDForms``): a few word comparisons and the digits. Nil (with `i`
+    /// unchanged) when the bytes are anything else, for ``uidValue()`` to read them.
+    @inline(__always) private mutating func uidValueInUsualForm() -> UInt64? {
+        guard uidForms.select(after: lastRun, length: lastRunLength), uidForms.matchesHead(input, at: i) else { return nil }
+        let digitsStart = i &+ uidForms.headCount
+        let (value, end) = decimalDigits(from: digitsStart, limit: 10)
+        guard end > digitsStart, value <= UInt64(UInt32.max), uidForms.matchesTail(input, at: end) else { return nil }
+        i = end &+ uidForms.tailCount
         return value
     }
 

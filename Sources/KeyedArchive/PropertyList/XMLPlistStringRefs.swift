@@ -31,9 +31,12 @@ struct XMLPlistStringRefs {
 
     private static let seed = UInt64.random(in: .min ... .max)
 
-    /// Recent strings of at most 16 bytes, direct-mapped by their bytes (``RecentString``).
-    /// A miss (never seen, or pushed out by another string) just takes the path above, so
-    /// crafted input that makes every lookup miss costs one comparison more per string.
+    /// Recent strings of at most 16 bytes (``RecentString``), in 128 sets of two found by
+    /// their bytes, the more recently used first: two strings that land in one set (say
+    /// `$class` and `name`, used by every object) both stay, where one slot each would have
+    /// them push each other out at every use. A miss (never seen, or pushed out by other
+    /// strings) just takes the path above, so crafted input that makes every lookup miss
+    /// costs two comparisons more per string.
     private var recent = [RecentString](repeating: RecentString(), count: Self.recentSlots)
     private static let recentSlots = 256
 
@@ -58,11 +61,19 @@ struct XMLPlistStringRefs {
         let high = count > 8 ? input.word(start &+ 8) & Self.mask(count &- 8) : 0
         var mixed = (low ^ UInt64(count)) &* 0x9E37_79B9_7F4A_7C15
         mixed ^= high &* 0xBF58_476D_1CE4_E5B9
-        let slot = Int(truncatingIfNeeded: mixed >> 56)  // < 256 = recentSlots
-        let cached = recent[slot]
+        let first = Int(truncatingIfNeeded: mixed >> 57) &* 2  // even, < 256 = recentSlots
+        let cached = recent[first]
         if cached.count == count, cached.low == low, cached.high == high { return cached.ref }
+        let second = recent[first &+ 1]
+        if second.count == count, second.low == low, second.high == high {
+            // Now the more recent of the two.
+            recent[first &+ 1] = cached
+            recent[first] = second
+            return second.ref
+        }
         let ref = hashedRef(input, start, end, builder: &builder)
-        recent[slot] = RecentString(low: low, high: high, count: count, ref: ref)
+        recent[first &+ 1] = cached
+        recent[first] = RecentString(low: low, high: high, count: count, ref: ref)
         return ref
     }
 

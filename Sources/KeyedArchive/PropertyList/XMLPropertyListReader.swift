@@ -50,11 +50,19 @@ enum XMLPropertyListReader {
     /// The document is read in place (the caller's bytes, a mapped file's included), never
     /// copied, and every read is checked against its end (``XMLPlistBytes``).
     static func readBinary(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws -> [UInt8] {
+        try readBinaryProvingKeys(bytes, maxDepth: maxDepth).binary
+    }
+
+    /// ``readBinary(_:maxDepth:)-(UnsafeRawBufferPointer,_)``, and whether no dictionary lists
+    /// a key twice, proved as it was read (by the fast path only; false means "not proved"):
+    /// then the binary property list needs no check for repeated keys.
+    static func readBinaryProvingKeys(_ bytes: UnsafeRawBufferPointer, maxDepth: Int = 512) throws
+        -> (binary: [UInt8], keysDistinct: Bool) {
         let input = XMLPlistBytes(bytes)
-        if let binary = XMLPlistFastReader.read(input, maxDepth: maxDepth) { return binary }
+        if let read = XMLPlistFastReader.readProvingKeys(input, maxDepth: maxDepth) { return read }
         var parser = XMLPlistParser(bytes: input, maxDepth: maxDepth, sink: XMLPlistBinarySink())
         let top = try parser.parseDocument()
-        return parser.sink.builder.finish(top: top)
+        return (parser.sink.builder.finish(top: top), false)
     }
 
     /// ``readBinary(_:maxDepth:)-(UnsafeRawBufferPointer,_)`` of an array's bytes.

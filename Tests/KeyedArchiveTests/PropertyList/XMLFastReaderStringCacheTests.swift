@@ -51,6 +51,29 @@ struct XMLFastReaderStringCacheTests {
         try Self.expectFastMatchesTree(body)
     }
 
+    /// A few hundred short strings (more than two per set of the cache's 128), used in
+    /// patterns that hit the more recent string of a set, the older one (which then moves
+    /// first), and push strings out and bring them back: each keeps its first reference.
+    @Test func stringsSharingACacheSetKeepTheirReferences() throws {
+        let strings = (0..<300).map { "s\($0)" }
+        var body = "<array>"
+        for stride in [1, 2, 7, 3] {
+            body += "<dict>"
+            for start in 0..<stride {
+                for index in Swift.stride(from: start, to: strings.count, by: stride) {
+                    body += "<key>\(strings[index])</key><string>\(strings[(index * 7) % strings.count])</string>"
+                }
+            }
+            body += "</dict><array>"
+            for index in 0..<strings.count {
+                body += "<string>\(strings[index])</string><string>\(strings[(index + 1) % 5])</string>"
+            }
+            body += "</array>"
+        }
+        body += "</array>"
+        try Self.expectFastMatchesTree(body)
+    }
+
     /// Containers closing several at a time, empty ones, and dictionaries inside arrays
     /// inside dictionaries: each value lands in its own container.
     @Test func nestedContainersCloseInOrder() throws {

@@ -274,14 +274,22 @@ struct XMLFastReaderTests {
         let body = "<dict>\n\t<key>$top</key>\n\t<dict><key>CF$UID</key><integer>12</integer></dict>\n\t<key>n</key>"
             + "<array><integer>-9</integer><real>0.25</real><true/><false/><string>\u{E9}t\u{E9} x</string>"
             + "<date>2001-01-01T00:00:00Z</date><data>AAEC</data><dict/><array/></array>\n</dict>"
-        let document = Self.document(body)
-        let replacements: [UInt8] = [0x3C, 0x3E, 0x2F, 0x20, 0x26, 0x30, 0x39, 0xCC, 0x00, 0x61]
+        let fast = Self.expectPrefixesAndChangesAgree(Self.document(body), replacements: [0x3C, 0x3E, 0x2F, 0x20, 0x26, 0x30, 0x39, 0xCC, 0x00, 0x61])
+        #expect(fast > 100)
+    }
+
+    /// Every prefix of `document`, and `document` with each byte changed to each of
+    /// `replacements`: the fast path gives the general parser's bytes or gives up, and
+    /// `readBinary` agrees with the general parser (bytes or error). Returns how many of them
+    /// the fast path read.
+    static func expectPrefixesAndChangesAgree(_ document: [UInt8], replacements: [UInt8],
+                                              sourceLocation: SourceLocation = #_sourceLocation) -> Int {
         var variants: [[UInt8]] = (0...document.count).map { Array(document[0..<$0]) }
         for position in document.indices {
             for byte in replacements where document[position] != byte {
-                var mutated = document
-                mutated[position] = byte
-                variants.append(mutated)
+                var changed = document
+                changed[position] = byte
+                variants.append(changed)
             }
         }
         var fast = 0
@@ -289,10 +297,10 @@ struct XMLFastReaderTests {
             let tree = Outcome { try Self.viaTree(xml) }
             if let binary = Self.fast(xml, maxDepth: 64) {
                 fast += 1
-                #expect(tree == .bytes(binary))
+                #expect(tree == .bytes(binary), sourceLocation: sourceLocation)
             }
-            #expect(Outcome { try XMLPropertyListReader.readBinary(xml, maxDepth: 64) } == tree)
+            #expect(Outcome { try XMLPropertyListReader.readBinary(xml, maxDepth: 64) } == tree, sourceLocation: sourceLocation)
         }
-        #expect(fast > 100)
+        return fast
     }
 }

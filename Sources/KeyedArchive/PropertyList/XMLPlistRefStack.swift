@@ -1,0 +1,71 @@
+/// The fast XML reader's stack of object references (``XMLPlistFastReader``: the keys and
+/// the values of its open containers), which keeps its storage when popped (no work per pop).
+struct XMLPlistRefStack {
+    private var storage: [Int] = []
+    private(set) var count = 0
+
+    @inline(__always) mutating func push(_ ref: Int) {
+        if count < storage.count {
+            storage[count] = ref
+        } else {
+            storage.append(ref)
+        }
+        count += 1
+    }
+
+    /// The references from `start` (at most `count`) to the top.
+    @inline(__always) func top(from start: Int) -> ArraySlice<Int> {
+        storage[start..<count]
+    }
+
+    /// Pops every reference from `start` (at most `count`) up.
+    @inline(__always) mutating func pop(from start: Int) {
+        count = start
+    }
+}
+
+/// Proves, as the fast XML reader closes each dictionary, that no dictionary of the document
+/// lists a key twice: then the converted property list needs no check for repeated keys
+/// (``BinaryPropertyList/hasNoDuplicateKeys()``, a pass over every dictionary of it).
+///
+/// The reader gives each distinct key text one object (``XMLPlistStringRefs``, by its exact
+/// bytes, as the exact check of ``BinaryPropertyList/resolvingDuplicateKeys(keepingFirst:_:)``
+/// compares them), so two keys of one dictionary have the same text exactly when they have the
+/// same reference: the check is on references, one bit per object, set for each key of the
+/// dictionary and cleared after it (linear in the keys, whatever the dictionary's size). A
+/// repeated key is no error here: it only leaves ``provedDistinct`` false, and the converted
+/// property list then takes the usual check, which keeps the key's last occurrence.
+struct XMLPlistKeyRepeatCheck {
+    /// One bit per object (`objectCount` bits at least, grown by doubling); all clear
+    /// between dictionaries.
+    private var marks: [UInt64] = []
+    /// Whether every dictionary checked so far lists each key once.
+    private(set) var provedDistinct = true
+
+    /// Checks the keys of one dictionary (references below `objectCount`).
+    @inline(__always)
+    mutating func check(_ keys: ArraySlice<Int>, objectCount: Int) {
+        guard provedDistinct, keys.count > 1 else { return }
+        let words = (objectCount &+ 63) >> 6
+        if marks.count < words {
+            marks.append(contentsOf: repeatElement(0, count: Swift.max(words, marks.count &* 2) &- marks.count))
+        }
+        var distinct = true
+        marks.withUnsafeMutableBufferPointer { marks in
+            var marked = keys.startIndex
+            for ref in keys {
+                let word = ref >> 6, bit: UInt64 = 1 << UInt64(ref & 63)
+                // Checked here: the buffer's subscript is not, in release builds.
+                guard ref >= 0, word < marks.count, marks[word] & bit == 0 else {
+                    distinct = false
+                    break
+                }
+                marks[word] |= bit
+                marked += 1
+            }
+            // Clear what this dictionary set (its first keys up to `marked`, all in range).
+            for ref in keys[keys.startIndex..<marked] { marks[ref >> 6] = 0 }
+        }
+        if !distinct { provedDistinct = false }
+    }
+}

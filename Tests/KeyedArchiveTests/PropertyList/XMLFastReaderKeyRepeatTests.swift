@@ -39,6 +39,11 @@ struct XMLFastReaderKeyRepeatTests {
         "<dict><key>a</key>" + dict(["b", "c"]) + "<key>b</key><true/><key>a</key><false/></dict>",
         // A repeated `CF$UID` key after another key (not the UID form).
         "<dict><key>z</key><true/><key>CF$UID</key><integer>1</integer><key>CF$UID</key><integer>2</integer></dict>",
+        // Keys the cache of recent short strings does not hold: long, not ASCII, and one
+        // repeated after thousands of others.
+        dict([String(repeating: "L", count: 200), "b", String(repeating: "L", count: 200)]),
+        dict(["\u{e9}t\u{e9}", "b", "\u{e9}t\u{e9}"]),
+        dict((0..<3_000).map { "key\($0)" } + ["key17"]),
     ]
 
     @Test(arguments: repeating)

@@ -18,6 +18,9 @@ struct HostileGraphTests {
             case uid(UInt64)
             case array([Int])
             case dictionary([(key: Int, value: Int)])
+            /// A dictionary whose count follows its marker (`0xDF`, then an integer) however
+            /// small it is: valid, though writers use `0xDn` below 15 entries.
+            case dictionaryWithCountAfterMarker([(key: Int, value: Int)])
         }
 
         var nodes: [Node] = []
@@ -39,8 +42,8 @@ struct HostileGraphTests {
             func bigEndian(_ value: UInt64, _ size: Int) {
                 for shift in stride(from: (size - 1) * 8, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
             }
-            func marker(_ high: UInt8, _ count: Int) {
-                if count < 15 {
+            func marker(_ high: UInt8, _ count: Int, countAfterMarker: Bool = false) {
+                if count < 15, !countAfterMarker {
                     bytes.append(high | UInt8(count))
                 } else {
                     bytes.append(high | 0x0F)
@@ -63,8 +66,12 @@ struct HostileGraphTests {
                 case .array(let refs):
                     marker(0xA0, refs.count)
                     for ref in refs { bigEndian(UInt64(ref), 4) }
-                case .dictionary(let entries):
-                    marker(0xD0, entries.count)
+                case .dictionary(let entries), .dictionaryWithCountAfterMarker(let entries):
+                    if case .dictionaryWithCountAfterMarker = node {
+                        marker(0xD0, entries.count, countAfterMarker: true)
+                    } else {
+                        marker(0xD0, entries.count)
+                    }
                     for entry in entries { bigEndian(UInt64(entry.key), 4) }
                     for entry in entries { bigEndian(UInt64(entry.value), 4) }
                 }

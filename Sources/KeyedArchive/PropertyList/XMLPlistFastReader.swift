@@ -154,19 +154,6 @@ struct XMLPlistFastReader {
         return k
     }
 
-    /// ``skipWhitespace(from:)``, trying first whether the bytes at `k` are the first
-    /// `count` bytes of `run` and then `<` (one comparison instead of a loop that mispredicts
-    /// its exit). `run` is a word whose first `count` bytes the caller knows are whitespace
-    /// (a run read from the input, or one made from it); `<` is not, so the answer is the loop's.
-    @inline(__always) private mutating func skipWhitespace(from k: Int, likeFirst count: Int, of run: UInt64) -> Int {
-        if count >= 0, count < 8 {
-            let shift = UInt64(count &* 8)
-            let expected = run & ((1 << shift) &- 1) | UInt64(XMLByte.lt) << shift
-            if matches(expected, count: count &+ 1, at: k) { return k &+ count }
-        }
-        return skipWhitespace(from: k)
-    }
-
     /// Moves `i` over whitespace to the next `<`.
     @inline(__always) private mutating func nextTag() throws(Bail) {
         // The usual case: the last run again and `<` (whitespace, then a byte that is not).
@@ -380,24 +367,11 @@ struct XMLPlistFastReader {
     /// is not that key; bails when it is, but the rest is not in this form.
     private mutating func uidValue() throws(Bail) -> UInt64? {
         if let value = uidValueInUsualForm() { return value }
-        // The key is indented one level more than `<dict>`: the last run skipped and one
-        // more of its last byte, else the loop.
-        var k: Int
-        if lastRunLength >= 1, lastRunLength <= 6 {
-            let length = UInt64(lastRunLength)
-            let last = (lastRun >> ((length - 1) * 8)) & 0xFF
-            let deeper = lastRun & ((1 << (length * 8)) - 1) | last << (length * 8)
-            k = skipWhitespace(from: i, likeFirst: lastRunLength + 1, of: deeper)
-        } else {
-            k = skipWhitespace(from: i)
-        }
+        // Any other whitespace between the tags: skipped run by run.
+        var k = skipWhitespace(from: i)
         guard matches(Tag.uidKeyHead, count: 8, at: k), matches(Tag.uidKeyTail, count: 8, at: k + 8),
               matches(0x3E, count: 1, at: k + 16) else { return nil }
-        // Writers indent the integer as the key and `</dict>` one level less: the next two
-        // runs of whitespace are first tried as this one (then one byte shorter).
-        let run = word(i)
-        let runLength = k - i
-        k = skipWhitespace(from: k + 17, likeFirst: runLength, of: run)
+        k = skipWhitespace(from: k + 17)
         guard matches(Tag.integerOpen, count: 8, at: k), matches(0x3E, count: 1, at: k + 8) else { throw Bail() }
         k += 9
         let digitsStart = k
@@ -405,7 +379,7 @@ struct XMLPlistFastReader {
         (value, k) = decimalDigits(from: k, limit: 10)
         guard k > digitsStart, value <= UInt64(UInt32.max) else { throw Bail() }
         guard matches(Tag.integerClose, count: 8, at: k), matches(0x3E72, count: 2, at: k + 8) else { throw Bail() }
-        k = skipWhitespace(from: k + 10, likeFirst: runLength - 1, of: run)
+        k = skipWhitespace(from: k + 10)
         guard matches(Tag.dictClose, count: 7, at: k) else { throw Bail() }
         i = k + 7
         return value

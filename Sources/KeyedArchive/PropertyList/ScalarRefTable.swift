@@ -59,14 +59,21 @@ struct ScalarRefTable {
     /// The reference stored for `key`, or nil.
     @inline(__always)
     func ref(for key: UInt64) -> Int? {
+        guard let (_, stored) = slotHolding(key) else { return nil }
+        return stored == Self.aside ? large[key] : Int(stored) &- 1
+    }
+
+    /// Where `key` is stored (the first word of its slot) and that word, or nil.
+    @inline(__always)
+    private func slotHolding(_ key: UInt64) -> (base: Int, stored: UInt32)? {
         var index = slot(for: key)
         // The table is never full (at most 3/4), so the probe meets an empty slot.
         // `index <= mask`, so `3 * index + 2 < words.count` (checked by the array too).
         while true {
             let base = index &* 3
-            let ref = words[base]
-            if ref == Self.empty { return nil }
-            if self.key(at: base) == key { return ref == Self.aside ? large[key] : Int(ref) &- 1 }
+            let stored = words[base]
+            if stored == Self.empty { return nil }
+            if self.key(at: base) == key { return (base, stored) }
             index = (index &+ 1) & mask
         }
     }
@@ -82,36 +89,24 @@ struct ScalarRefTable {
     /// Stores `ref` (non-negative) for `key`, which the caller has just looked up and not found.
     mutating func insert(_ key: UInt64, _ ref: Int) {
         if (count + 1) * 4 > (mask + 1) * 3 { grow() }
-        let stored: UInt32
-        if ref >= 0, ref < Int(Self.aside) &- 1 {
-            stored = UInt32(truncatingIfNeeded: ref &+ 1)  // 1 ..< aside
-        } else {
-            stored = Self.aside
-            large[key] = ref
-        }
-        place(key, stored)
+        place(key, storedWord(for: ref, key: key))
         count += 1
     }
 
     /// Replaces the reference stored for `key`; changes nothing when `key` is not stored.
     mutating func update(_ key: UInt64, _ ref: Int) {
-        var index = slot(for: key)
-        while true {
-            let base = index &* 3
-            let stored = words[base]
-            if stored == Self.empty { return }
-            if self.key(at: base) == key {
-                if stored == Self.aside { large[key] = nil }
-                if ref >= 0, ref < Int(Self.aside) &- 1 {
-                    words[base] = UInt32(truncatingIfNeeded: ref &+ 1)
-                } else {
-                    words[base] = Self.aside
-                    large[key] = ref
-                }
-                return
-            }
-            index = (index &+ 1) & mask
-        }
+        guard let (base, stored) = slotHolding(key) else { return }
+        if stored == Self.aside { large[key] = nil }
+        words[base] = storedWord(for: ref, key: key)
+    }
+
+    /// The slot word for `ref`: the reference plus one, or ``aside`` with `ref` kept in
+    /// `large` when it does not fit.
+    @inline(__always)
+    private mutating func storedWord(for ref: Int, key: UInt64) -> UInt32 {
+        if ref >= 0, ref < Int(Self.aside) &- 1 { return UInt32(truncatingIfNeeded: ref &+ 1) }  // 1 ..< aside
+        large[key] = ref
+        return Self.aside
     }
 
     /// Puts `key` with its stored reference word into the first empty slot of its probe.

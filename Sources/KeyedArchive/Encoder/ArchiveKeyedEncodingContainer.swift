@@ -103,7 +103,13 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         // The path is built only if asked for; its closure captures a copy of the path,
         // not `self` (which would copy the whole container for every value).
         let path = self.path
-        put(.uid(try encoder.box(value, at: path.appending(key))), forKey: key)
+        // A nested value of this same Key type (a struct that contains itself) moves the
+        // key cache's cursor past its own keys: put it back at this object's next key, so
+        // that `key` is found at once rather than by a scan.
+        let cursor = keyCache.cursor
+        let uid = try encoder.box(value, at: path.appending(key))
+        keyCache.cursor = cursor
+        put(.uid(uid), forKey: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

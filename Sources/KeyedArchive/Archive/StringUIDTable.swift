@@ -53,9 +53,11 @@ struct StringUIDTable {
 
     /// The UID stored for `string`, or where to store it. Two steps rather than one call
     /// with a closure that makes the UID: the closure's captures cost reference counting
-    /// on every lookup, found or not.
+    /// on every lookup, found or not. `mutating` though it changes nothing: called on the
+    /// object table's stored property, a non-mutating call copies the whole table first
+    /// (retaining its four buffers and releasing them after), where this one borrows it.
     @inline(__always)
-    func find(_ string: String) -> (uid: Int32?, place: Place) {
+    mutating func find(_ string: String) -> (uid: Int32?, place: Place) {
         string.withContiguousUTF8 { find(bytes: $0) }
     }
 

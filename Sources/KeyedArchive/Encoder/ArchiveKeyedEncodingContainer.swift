@@ -31,8 +31,11 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     @inline(__always)
     private func put(_ value: ObjectBox.Value, forKey key: Key) {
         let name = name(of: key)
-        if box.kind == .fields {
-            box.append(key: encoder.table.keyID(name, cache: keyCache), value)
+        let object = core.object
+        if object.kind == .fields {
+            // Through the table, not `box`: making a box retains the table.
+            let table = encoder.table
+            table.appendField(key: table.keyID(name, cache: keyCache), value, uid: object.uid, hint: object.level)
         } else {
             box.appendEntry(key: encoder.table.string(name), value: encoder.elementUID(encoder.objectUID(value)))
         }

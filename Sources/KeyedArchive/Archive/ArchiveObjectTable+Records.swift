@@ -154,11 +154,40 @@ extension ArchiveObjectTable {
     /// made it).
     @inline(__always)
     func openLevel(of box: ObjectBox) -> Int {
-        let level = box.level
-        if level >= 0, level < openDepth, openObjects[level].uid == box.uid { return level }
-        let payload = payloads[Int(box.uid)]
+        openLevel(uid: box.uid, hint: box.level)
+    }
+
+    /// The open level of object `uid`, opened at level `hint` (see ``openLevel(of:)``).
+    @inline(__always)
+    func openLevel(uid: Int32, hint level: Int) -> Int {
+        if level >= 0, level < openDepth, openObjects[level].uid == uid { return level }
+        let payload = payloads[Int(uid)]
         if payload & Self.openFlag != 0 { return Int(truncatingIfNeeded: payload & ~Self.openFlag) }
-        return reopen(box.uid)
+        return reopen(uid)
+    }
+
+    // Appending to an open object by its UID and level hint, as ``ObjectBox`` does: for the
+    // encoder's containers, which keep those without a box (a box holds the table, so making
+    // one per field or element retained the table and released it).
+
+    /// Appends a field to the `.fields` object `uid` (opened at level `hint`).
+    @inline(__always)
+    func appendField(key: Int32, _ value: ObjectBox.Value, uid: Int32, hint: Int) {
+        let level = openLevel(uid: uid, hint: hint)
+        openObjects[level].appendField(key: key, value)
+    }
+
+    /// Appends an element to the `.array` object `uid` (opened at level `hint`).
+    @inline(__always)
+    func appendElement(_ element: Int32, uid: Int32, hint: Int) {
+        let level = openLevel(uid: uid, hint: hint)
+        openObjects[level].appendElement(element)
+    }
+
+    /// Fields, elements or entries so far of the object `uid` (opened at level `hint`).
+    @inline(__always)
+    func openCount(uid: Int32, hint: Int) -> Int {
+        openObjects[openLevel(uid: uid, hint: hint)].count
     }
 
     @inline(never)

@@ -41,8 +41,7 @@ struct ObjectBox {
     /// Appends a field (`.fields` objects).
     @inline(__always)
     func append(key: Int32, _ value: Value) {
-        let level = table.openLevel(of: self)
-        table.openObjects[level].appendField(key: key, value)
+        table.appendField(key: key, value, uid: uid, hint: level)
     }
 
     /// Appends a data field from raw bytes (`.fields` objects), with no `Data` in between.
@@ -63,8 +62,7 @@ struct ObjectBox {
     /// Appends an element (`.array` objects).
     @inline(__always)
     func appendElement(_ element: Int32) {
-        let level = table.openLevel(of: self)
-        table.openObjects[level].appendElement(element)
+        table.appendElement(element, uid: uid, hint: level)
     }
 
     /// Appends a key and its value (`.dictionary` objects).
@@ -77,7 +75,7 @@ struct ObjectBox {
     }
 
     /// Fields, elements or entries so far.
-    var count: Int { table.openObjects[table.openLevel(of: self)].count }
+    var count: Int { table.openCount(uid: uid, hint: level) }
 
     /// Fills in a placeholder field (offset from ``appendPlaceholder(key:)``).
     func setUID(_ value: Int32, atField offset: Int) {

@@ -53,14 +53,17 @@ struct StringUIDTable {
 
     /// The UID stored for `string`, or where to store it. Two steps rather than one call
     /// with a closure that makes the UID: the closure's captures cost reference counting
-    /// on every lookup, found or not.
+    /// on every lookup, found or not. Both steps of the lookup are `mutating` though they
+    /// change nothing: a non-mutating call on the object table's stored property (or on
+    /// `self` captured by the closure below) copies the whole table first, retaining its
+    /// four buffers and releasing them after, where a mutating one reads it in place.
     @inline(__always)
-    func find(_ string: String) -> (uid: Int32?, place: Place) {
+    mutating func find(_ string: String) -> (uid: Int32?, place: Place) {
         string.withContiguousUTF8 { find(bytes: $0) }
     }
 
     @inline(__always)
-    private func find(bytes: UnsafeBufferPointer<UInt8>) -> (uid: Int32?, place: Place) {
+    private mutating func find(bytes: UnsafeBufferPointer<UInt8>) -> (uid: Int32?, place: Place) {
         let h = hash(of: bytes)
         var slot = Int(h) & mask
         // At most 3/4 full, so the probe meets an empty slot.

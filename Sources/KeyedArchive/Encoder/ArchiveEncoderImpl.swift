@@ -186,21 +186,22 @@ final class _ArchiveEncoder: Encoder {
     /// `classUID`: that class entry when kept (see `valueClassUID`).
     /// `reference`: the ``ArchiveReferenceDecodable`` instance `value` is, recorded with
     /// the UID of the first container it opens (see `opened(_:)`).
-    private func boxComposite<T: Encodable>(_ value: T, of dynamicType: Any.Type, at path: CodingPathNode,
+    private func boxComposite<T: Encodable>(_ value: T, of dynamicType: Any.Type, at path: consuming CodingPathNode,
                                             classUID: Int32 = -1, reference: ObjectIdentifier? = nil) throws -> Int32 {
         let savedTarget = target
-        let savedPath = pathNode
         let savedType = valueType
         let savedClassUID = valueClassUID
         let savedReference = pendingReference
         target = .none
-        pathNode = path
+        // The value's path and the encoder's trade places, and trade back after: moved,
+        // not copied (saving and setting the path retained one node and released another).
+        swap(&pathNode, &path)
         valueType = dynamicType
         valueClassUID = classUID
         pendingReference = reference
         defer {
             target = savedTarget
-            pathNode = savedPath
+            swap(&pathNode, &path)
             valueType = savedType
             valueClassUID = savedClassUID
             pendingReference = savedReference

@@ -31,8 +31,11 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     @inline(__always)
     private func put(_ value: ObjectBox.Value, forKey key: Key) {
         let name = name(of: key)
-        if box.kind == .fields {
-            box.append(key: encoder.table.keyID(name, cache: keyCache), value)
+        let object = core.object
+        if object.kind == .fields {
+            // Through the table, not `box`: making a box retains the table.
+            let table = encoder.table
+            table.appendField(key: table.keyID(name, cache: keyCache), value, uid: object.uid, hint: object.level)
         } else {
             box.appendEntry(key: encoder.table.string(name), value: encoder.elementUID(encoder.objectUID(value)))
         }
@@ -103,7 +106,13 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
         // The path is built only if asked for; its closure captures a copy of the path,
         // not `self` (which would copy the whole container for every value).
         let path = self.path
-        put(.uid(try encoder.box(value, at: path.appending(key))), forKey: key)
+        // A nested value of this same Key type (a struct that contains itself) moves the
+        // key cache's cursor past its own keys: put it back at this object's next key, so
+        // that `key` is found at once rather than by a scan.
+        let cursor = keyCache.cursor
+        let uid = try encoder.box(value, at: path.appending(key))
+        keyCache.cursor = cursor
+        put(.uid(uid), forKey: key)
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(

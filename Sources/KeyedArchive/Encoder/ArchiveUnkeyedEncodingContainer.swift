@@ -20,10 +20,11 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     private var box: ObjectBox { ObjectBox(table: encoder.table, uid: uid, kind: .array, level: Int(level)) }
 
     var codingPath: [any CodingKey] { path.path }
-    var count: Int { box.count }
+    var count: Int { encoder.table.openCount(uid: uid, hint: Int(level)) }
 
+    /// Through the table, not `box`: making a box retains the table.
     @inline(__always)
-    private func append(_ uid: Int32) { box.appendElement(uid) }
+    private func append(_ element: Int32) { encoder.table.appendElement(element, uid: uid, hint: Int(level)) }
 
     mutating func encodeNil() throws { append(encoder.nullObject()) }
     mutating func encode(_ value: Bool) throws { append(encoder.table.bool(value)) }
@@ -44,9 +45,10 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(wide value: PropertyListWideInteger) throws { append(encoder.table.wideInteger(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        // The path's closure captures copies, not `self` (see the keyed container).
-        let box = box, path = path
-        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: box.count))))
+        // The path's closure captures copies, not `self` (see the keyed container), and
+        // no box (which would retain the table).
+        let table = encoder.table, uid = uid, hint = Int(level), path = path
+        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: table.openCount(uid: uid, hint: hint)))))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {

@@ -10,13 +10,16 @@ struct DecodingPath {
     /// The path without its last key.
     private(set) var parent: CodingPathNode
     /// The last key, or none when ``parent`` is the whole path.
-    private(set) var last: Last
+    private var last: Last
 
-    /// The last key of a path, not yet a node.
-    enum Last {
+    /// The last key of a path, not yet a node. Plain bits, so that copying a path (the
+    /// decoder saves and restores one per value) is a copy and one retain: a key is held
+    /// as its bytes and its type, which is how keys of up to 8 bytes with no references
+    /// (the `CodingKeys` enums the compiler writes) are stored anyway.
+    private enum Last {
         case none
         case index(Int)
-        case key(any CodingKey)
+        case key(bytes: UInt64, type: any CodingKey.Type)
     }
 
     /// The path `node`, whole.
@@ -26,11 +29,19 @@ struct DecodingPath {
         last = .none
     }
 
-    /// `parent` followed by `key`.
+    /// `parent` followed by `key`. A key that is not plain bits of at most 8 bytes (a
+    /// `String` inside, as in ``ArchiveCodingKey``) is made a node at once.
     @inline(__always)
-    init(_ parent: CodingPathNode, key: some CodingKey) {
+    init<Key: CodingKey>(_ parent: CodingPathNode, key: Key) {
+        guard _isPOD(Key.self), MemoryLayout<Key>.size <= MemoryLayout<UInt64>.size else {
+            self.parent = parent.appending(key)
+            last = .none
+            return
+        }
+        var bytes: UInt64 = 0
+        withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: key, as: Key.self) }
         self.parent = parent
-        last = .key(key)
+        last = .key(bytes: bytes, type: Key.self)
     }
 
     /// `parent` followed by array position `index`.
@@ -46,8 +57,13 @@ struct DecodingPath {
         switch last {
         case .none: return parent
         case .index(let index): return parent.appending(index: index)
-        case .key(let key): return parent.appending(key)
+        case .key(let bytes, let type): return parent.appending(Self.key(bytes, as: type))
         }
+    }
+
+    /// The key of type `Key` whose bytes are `bytes` (stored by ``init(_:key:)``).
+    private static func key<Key: CodingKey>(_ bytes: UInt64, as type: Key.Type) -> any CodingKey {
+        withUnsafeBytes(of: bytes) { $0.loadUnaligned(as: Key.self) }
     }
 
     /// The whole path as a node, made once: the last key becomes part of the parent, so

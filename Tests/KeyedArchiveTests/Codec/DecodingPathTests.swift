@@ -254,6 +254,72 @@ private func failure(_ decode: () throws -> Void) -> String {
     }
 }
 
+/// Keys of every storage: an 8-byte struct, one holding a `String`, and a one-case enum
+/// (no bytes at all). The path must hold each key as it was given, type and value.
+private struct NumberKey: CodingKey, Equatable {
+    let number: Int
+    init(_ number: Int) { self.number = number }
+    init?(stringValue: String) { guard let number = Int(stringValue.dropFirst()) else { return nil }; self.number = number }
+    init?(intValue: Int) { nil }
+    var stringValue: String { "n\(number)" }
+    var intValue: Int? { nil }
+}
+
+private struct TextKey: CodingKey, Equatable {
+    let stringValue: String
+    init(_ text: String) { stringValue = text }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+    var intValue: Int? { nil }
+}
+
+private enum OnlyKey: String, CodingKey { case only }
+
+/// Records its own `decoder.codingPath` as the keys themselves.
+private final class KeyProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var paths: [[any CodingKey]] = []
+    func add(_ path: [any CodingKey]) { lock.withLock { paths.append(path) } }
+    var all: [[any CodingKey]] { lock.withLock { paths } }
+}
+
+private let probeKey = CodingUserInfoKey(rawValue: "DecodingPathTests.probe")!
+
+private struct Probed: Codable {
+    var n: Int
+    init(_ n: Int) { self.n = n }
+    init(from decoder: any Decoder) throws {
+        (decoder.userInfo[probeKey] as? KeyProbe)?.add(decoder.codingPath)
+        n = try decoder.container(keyedBy: OnlyKey.self).decodeIfPresent(Int.self, forKey: .only) ?? 0
+    }
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: OnlyKey.self)
+        try container.encode(n, forKey: .only)
+    }
+}
+
+/// `Probed` values under a number key, under a text key inside it, and under the one key
+/// of a one-case enum inside that.
+private struct KeyKinds: Codable {
+    init() {}
+    init(from decoder: any Decoder) throws {
+        let byNumber = try decoder.container(keyedBy: NumberKey.self)
+        _ = try byNumber.decode(Probed.self, forKey: NumberKey(7))
+        let byText = try byNumber.nestedContainer(keyedBy: TextKey.self, forKey: NumberKey(8))
+        _ = try byText.decode(Probed.self, forKey: TextKey("text"))
+        let byOnly = try byText.nestedContainer(keyedBy: OnlyKey.self, forKey: TextKey("inner"))
+        _ = try byOnly.decode(Probed.self, forKey: .only)
+    }
+    func encode(to encoder: any Encoder) throws {
+        var byNumber = encoder.container(keyedBy: NumberKey.self)
+        try byNumber.encode(Probed(1), forKey: NumberKey(7))
+        var byText = byNumber.nestedContainer(keyedBy: TextKey.self, forKey: NumberKey(8))
+        try byText.encode(Probed(2), forKey: TextKey("text"))
+        var byOnly = byText.nestedContainer(keyedBy: OnlyKey.self, forKey: TextKey("inner"))
+        try byOnly.encode(Probed(3), forKey: .only)
+    }
+}
+
 @Suite("Coding paths seen by init(from:) and carried by errors")
 struct DecodingPathTests {
     @Test("decoder.codingPath and every container's codingPath, at every depth and through every kind of nesting")
@@ -355,5 +421,20 @@ struct DecodingPathTests {
         struct Strict: Decodable { var rows: [[PathLeaf]] }
         let data = try ArchiveEncoder().encode(Loose(rows: [[PathLeaf(1)], [PathLeaf(2), nil]]))
         #expect(failure { _ = try ArchiveDecoder().decode(Strict.self, from: data) } == "valueNotFound rows/Index 1#1/Index 1#1")
+    }
+
+    @Test("The path holds each key as given, whatever its storage: the key's own type and value")
+    func keyKinds() throws {
+        let data = try ArchiveEncoder().encode(KeyKinds())
+        let probe = KeyProbe()
+        let decoder = ArchiveDecoder()
+        decoder.userInfo[probeKey] = probe
+        _ = try decoder.decode(KeyKinds.self, from: data)
+        let paths = probe.all
+        try #require(paths.count == 3)
+        #expect(paths[0].count == 1 && paths[0][0] as? NumberKey == NumberKey(7))
+        #expect(paths[1].count == 2 && paths[1][0] as? NumberKey == NumberKey(8) && paths[1][1] as? TextKey == TextKey("text"))
+        #expect(paths[2].count == 3 && paths[2][0] as? NumberKey == NumberKey(8) && paths[2][1] as? TextKey == TextKey("inner")
+                && paths[2][2] as? OnlyKey == .only)
     }
 }

@@ -29,17 +29,15 @@ struct DecodingPath {
         last = .none
     }
 
-    /// `parent` followed by `key`. A key that is not plain bits of at most 8 bytes (a
-    /// `String` inside, as in ``ArchiveCodingKey``) is made a node at once.
+    /// `parent` followed by `key`. A key that is not plain bits of 0, 1, 2, 4 or 8 bytes
+    /// (a `String` inside, as in ``ArchiveCodingKey``) is made a node at once.
     @inline(__always)
     init<Key: CodingKey>(_ parent: CodingPathNode, key: Key) {
-        guard _isPOD(Key.self), MemoryLayout<Key>.size <= MemoryLayout<UInt64>.size else {
+        guard _isPOD(Key.self), let bytes = Self.bytes(of: key) else {
             self.parent = parent.appending(key)
             last = .none
             return
         }
-        var bytes: UInt64 = 0
-        withUnsafeMutableBytes(of: &bytes) { $0.storeBytes(of: key, as: Key.self) }
         self.parent = parent
         last = .key(bytes: bytes, type: Key.self)
     }
@@ -61,9 +59,29 @@ struct DecodingPath {
         }
     }
 
-    /// The key of type `Key` whose bytes are `bytes` (stored by ``init(_:key:)``).
+    /// The bytes of a key of plain bits, when it has 0, 1, 2, 4 or 8 of them (bit casts:
+    /// no closure, so nothing generic to instantiate per key).
+    @inline(__always)
+    private static func bytes<Key>(of key: Key) -> UInt64? {
+        switch MemoryLayout<Key>.size {
+        case 0: return 0
+        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
+        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
+        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
+        case 8: return unsafeBitCast(key, to: UInt64.self)
+        default: return nil
+        }
+    }
+
+    /// The key of type `Key` whose bytes are `bytes` (``bytes(of:)``'s inverse).
     private static func key<Key: CodingKey>(_ bytes: UInt64, as type: Key.Type) -> any CodingKey {
-        withUnsafeBytes(of: bytes) { $0.loadUnaligned(as: Key.self) }
+        switch MemoryLayout<Key>.size {
+        case 0: return unsafeBitCast((), to: Key.self)
+        case 1: return unsafeBitCast(UInt8(truncatingIfNeeded: bytes), to: Key.self)
+        case 2: return unsafeBitCast(UInt16(truncatingIfNeeded: bytes), to: Key.self)
+        case 4: return unsafeBitCast(UInt32(truncatingIfNeeded: bytes), to: Key.self)
+        default: return unsafeBitCast(bytes, to: Key.self)
+        }
     }
 
     /// The whole path as a node, made once: the last key becomes part of the parent, so

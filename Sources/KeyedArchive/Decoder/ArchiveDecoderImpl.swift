@@ -313,7 +313,7 @@ final class _ArchiveDecoder: Decoder {
         return try decodeValue(T.self, traits: traits, from: slot, at: path)
     }
 
-    func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: DecodingPath) throws -> T {
+    func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: consuming DecodingPath) throws -> T {
         try decoding(at: slot, path, as: T.self) { try T(from: self) }
     }
 
@@ -325,17 +325,17 @@ final class _ArchiveDecoder: Decoder {
     /// Runs `body` (an `init(from: self)` of `type`) with this decoder at `slot` and `path`,
     /// then restores where it was.
     @inline(__always)
-    func decoding<R>(at slot: ArchiveSlot, _ path: DecodingPath, as type: Any.Type, _ body: () throws -> R) throws -> R {
+    func decoding<R>(at slot: ArchiveSlot, _ path: consuming DecodingPath, as type: Any.Type, _ body: () throws -> R) throws -> R {
         let savedSlot = self.slot
-        let savedPath = self.path
         let savedHint = fieldHint
         let savedType = compositeType
         self.slot = slot
-        self.path = path
+        // Exchanged, not copied: `path` holds the saved path meanwhile.
+        swap(&self.path, &path)
         compositeType = type
         defer {
             self.slot = savedSlot
-            self.path = savedPath
+            swap(&self.path, &path)
             fieldHint = savedHint
             compositeType = savedType
         }

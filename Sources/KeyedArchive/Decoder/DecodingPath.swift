@@ -55,7 +55,7 @@ struct DecodingPath {
         switch last {
         case .none: return parent
         case .index(let index): return parent.appending(index: index)
-        case .key(let bytes, let type): return parent.appending(Self.key(bytes, as: type))
+        case .key(let bytes, let type): return Self.node(parent, bytes, as: type)
         }
     }
 
@@ -73,15 +73,16 @@ struct DecodingPath {
         }
     }
 
-    /// The key of type `Key` whose bytes are `bytes` (``bytes(of:)``'s inverse).
-    private static func key<Key: CodingKey>(_ bytes: UInt64, as type: Key.Type) -> any CodingKey {
-        switch MemoryLayout<Key>.size {
-        case 0: return unsafeBitCast((), to: Key.self)
-        case 1: return unsafeBitCast(UInt8(truncatingIfNeeded: bytes), to: Key.self)
-        case 2: return unsafeBitCast(UInt16(truncatingIfNeeded: bytes), to: Key.self)
-        case 4: return unsafeBitCast(UInt32(truncatingIfNeeded: bytes), to: Key.self)
-        default: return unsafeBitCast(bytes, to: Key.self)
+    /// `parent` followed by the key of type `Key` whose bytes are `bytes` (``bytes(of:)``'s inverse).
+    private static func node<Key: CodingKey>(_ parent: consuming CodingPathNode, _ bytes: UInt64, as type: Key.Type) -> CodingPathNode {
+        let key: Key = switch MemoryLayout<Key>.size {
+        case 0: unsafeBitCast((), to: Key.self)
+        case 1: unsafeBitCast(UInt8(truncatingIfNeeded: bytes), to: Key.self)
+        case 2: unsafeBitCast(UInt16(truncatingIfNeeded: bytes), to: Key.self)
+        case 4: unsafeBitCast(UInt32(truncatingIfNeeded: bytes), to: Key.self)
+        default: unsafeBitCast(bytes, to: Key.self)
         }
+        return .key(key, parent)
     }
 
     /// The whole path as a node, made once: the last key becomes part of the parent, so
@@ -94,7 +95,14 @@ struct DecodingPath {
 
     @inline(never)
     private mutating func settleLast() -> CodingPathNode {
-        parent = node
+        // The parent moves into the new node (exchanged out, not copied and released).
+        var taken = CodingPathNode.root
+        swap(&taken, &parent)
+        switch last {
+        case .none: parent = taken
+        case .index(let index): parent = .index(index, taken)
+        case .key(let bytes, let type): parent = Self.node(taken, bytes, as: type)
+        }
         last = .none
         return parent
     }

@@ -51,11 +51,15 @@ struct DecodingPath {
 
     /// The whole path as a node: the same path as ``settle()`` gives, made anew when the
     /// last key is pending (for errors and `codingPath`, which happen once).
-    var node: CodingPathNode {
+    var node: CodingPathNode { Self.joining(parent, last) }
+
+    /// `parent` followed by `last`, as a node.
+    @inline(__always)
+    private static func joining(_ parent: consuming CodingPathNode, _ last: Last) -> CodingPathNode {
         switch last {
         case .none: return parent
-        case .index(let index): return parent.appending(index: index)
-        case .key(let bytes, let type): return Self.node(parent, bytes, as: type)
+        case .index(let index): return .index(index, parent)
+        case .key(let bytes, let type): return node(parent, bytes, as: type)
         }
     }
 
@@ -98,11 +102,7 @@ struct DecodingPath {
         // The parent moves into the new node (exchanged out, not copied and released).
         var taken = CodingPathNode.root
         swap(&taken, &parent)
-        switch last {
-        case .none: parent = taken
-        case .index(let index): parent = .index(index, taken)
-        case .key(let bytes, let type): parent = Self.node(taken, bytes, as: type)
-        }
+        parent = Self.joining(taken, last)
         last = .none
         return parent
     }

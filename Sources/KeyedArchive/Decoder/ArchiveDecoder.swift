@@ -275,7 +275,7 @@ open class ArchiveDecoder: @unchecked Sendable {
                     MappedFile.releaseResidentPages(address: address, count: count)
                 }
             }
-            let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: .root)
+            let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: DecodingPath(.root))
             defer { state.close() }
             return try body(Session(document: document, decoder: decoder))
         }

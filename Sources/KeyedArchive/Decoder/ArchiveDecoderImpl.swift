@@ -23,13 +23,16 @@ final class _ArchiveDecoder: Decoder {
     let state: ArchiveDecodingState
     let userInfo: [CodingUserInfoKey: Any]
     @exclusivity(unchecked) var slot: ArchiveSlot
-    @exclusivity(unchecked) var pathNode: CodingPathNode
+    /// The coding path of the value at `slot` (its last key not yet a node: see ``DecodingPath``).
+    @exclusivity(unchecked) var path: DecodingPath
     /// Where the next keyed lookup starts scanning (the position after the last match).
     @exclusivity(unchecked) var fieldHint = 0
     /// The type whose `init(from:)` is running (see `unkeyedContainer()`).
     @exclusivity(unchecked) var compositeType: Any.Type = Never.self
 
-    var codingPath: [any CodingKey] { codingPath(of: pathNode) }
+    var codingPath: [any CodingKey] { codingPath(of: path.node) }
+    /// The coding path of the value at `slot` as a node (made anew on each call: for errors).
+    var pathNode: CodingPathNode { path.node }
     /// The document's property list, stored (not computed) so that reading it borrows
     /// rather than copies, which would retain and release its bytes on every access.
     @exclusivity(unchecked) private(set) var plist: BinaryPropertyList
@@ -38,14 +41,14 @@ final class _ArchiveDecoder: Decoder {
     let objects: BinaryPropertyList.RefList
 
     init(document: ArchiveDocument, state: ArchiveDecodingState, userInfo: [CodingUserInfoKey: Any],
-         slot: ArchiveSlot, path: CodingPathNode) {
+         slot: ArchiveSlot, path: DecodingPath) {
         self.document = document
         self.plist = document.plist
         self.objects = document.objects
         self.state = state
         self.userInfo = userInfo
         self.slot = slot
-        self.pathNode = path
+        self.path = path
         state.decoders.append(self)
     }
 
@@ -57,20 +60,25 @@ final class _ArchiveDecoder: Decoder {
     }
 
     /// A separate decoder over the same archive (for `superDecoder`).
-    func subDecoder(slot: ArchiveSlot, path: CodingPathNode) -> _ArchiveDecoder {
+    func subDecoder(slot: ArchiveSlot, path: DecodingPath) -> _ArchiveDecoder {
         _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: slot, path: path)
+    }
+
+    /// ``subDecoder(slot:path:)`` at a path that is a node already.
+    func subDecoder(slot: ArchiveSlot, path: CodingPathNode) -> _ArchiveDecoder {
+        subDecoder(slot: slot, path: DecodingPath(path))
     }
 
     // MARK: - Decoder
 
     func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-        try ArchiveKeyedDecodingContainer<Key>.handOut(decoder: self, slot: slot, path: pathNode)
+        try ArchiveKeyedDecodingContainer<Key>.handOut(decoder: self, slot: slot, path: path)
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
         // An NSDictionary's keys and values alternately, for `Dictionary.init(from:)` and
         // the like; never for `Set` or an array type, which would read pairs as elements.
-        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: pathNode,
+        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: path,
                                             pairs: !(compositeType is any _ArchiveListType.Type))
     }
 
@@ -218,37 +226,38 @@ final class _ArchiveDecoder: Decoder {
     // MARK: - Typed values
 
     /// Decodes any `Decodable` at `slot`, entering it (depth, cycle and work accounting)
-    /// when it is an object or an inline container.
-    func unbox<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+    /// when it is an object or an inline container. `path` is made only for an error or
+    /// for a value that stores it (a struct, an enum, an array: see ``DecodingPath``).
+    func unbox<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> DecodingPath) throws -> T {
         // The commonest leaf types first, by metatype comparison (see the encoder's `box`).
-        if T.self == String.self { return unsafeBitCast(try unboxString(from: slot, at: path()), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try unboxInteger(Int.self, from: slot, at: path()), to: T.self) }
-        if T.self == Double.self { return unsafeBitCast(try unboxDouble(from: slot, at: path()), to: T.self) }
-        if T.self == Bool.self { return unsafeBitCast(try unboxBool(from: slot, at: path()), to: T.self) }
+        if T.self == String.self { return unsafeBitCast(try unboxString(from: slot, at: path().node), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try unboxInteger(Int.self, from: slot, at: path().node), to: T.self) }
+        if T.self == Double.self { return unsafeBitCast(try unboxDouble(from: slot, at: path().node), to: T.self) }
+        if T.self == Bool.self { return unsafeBitCast(try unboxBool(from: slot, at: path().node), to: T.self) }
         let traits = self.traits(of: T.self)
         if let optional = traits.optional {
             // nil, or the wrapped type decoded here with all its checks (identity, strict names).
             return try optional._archiveDecode(as: T.self, from: self, slot: slot, at: path(), inPlace: false)
         }
         if traits.entersItself, let special = traits.special {
-            return try special._archiveDecode(as: T.self, from: self, slot: slot, at: path())
+            return try special._archiveDecode(as: T.self, from: self, slot: slot, at: path().node)
         }
         switch slot {
         case .uid(let uid) where uid != 0:
             let isClass = traits.isClass
             if isClass {
-                if let existing = state.instance(uid) { return try cast(existing, to: T.self, at: path()) }
-                if let reference = traits.reference { return try unboxReference(reference, as: T.self, uid: uid, at: path()) }
+                if let existing = state.instance(uid) { return try cast(existing, to: T.self, at: path().node) }
+                if let reference = traits.reference { return try unboxReference(reference, as: T.self, uid: uid, at: path().node) }
             }
             if state.strictClassNames, traits.hasClassName {
-                try checkClassName(of: uid, for: T.self, at: path())
+                try checkClassName(of: uid, for: T.self, at: path().node)
             }
-            let ref = try reading(slot, path()) { try objectRef(uid) }
-            let value = try withContainer(ref: ref, slot: slot, at: path()) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
+            let ref = try reading(slot, path().node) { try objectRef(uid) }
+            let value = try withContainer(ref: ref, slot: slot, at: path().node) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
             if isClass { state.instances[uid] = value as AnyObject }
             return value
         case .inline(let ref, _) where plist.isContainer(ref):
-            return try withContainer(ref: ref, slot: slot, at: path()) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
+            return try withContainer(ref: ref, slot: slot, at: path().node) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
         default:
             // Inline scalars and nil go straight to the type: any type but `Optional`
             // throws `valueNotFound` for nil when it reads its value or opens a container.
@@ -256,17 +265,23 @@ final class _ArchiveDecoder: Decoder {
         }
     }
 
+    /// ``unbox(_:from:at:)`` at a path that is a node already.
+    @inline(__always)
+    func unbox<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+        try unbox(T.self, from: slot, at: DecodingPath(path()))
+    }
+
     /// Decodes `T` from a slot that is already entered: through its Foundation layout, or `init(from:)`.
     @inline(__always)
-    func decodeValue<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: @autoclosure () -> DecodingPath) throws -> T {
         try decodeValue(T.self, traits: traits(of: T.self), from: slot, at: path())
     }
 
     /// ``decodeValue(_:from:at:)`` with `T`'s traits already found.
     @inline(__always)
-    func decodeValue<T: Decodable>(_ type: T.Type, traits: DecodableTraits, from slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
+    func decodeValue<T: Decodable>(_ type: T.Type, traits: DecodableTraits, from slot: ArchiveSlot, at path: @autoclosure () -> DecodingPath) throws -> T {
         if let special = traits.special {
-            return try special._archiveDecode(as: T.self, from: self, slot: slot, at: path())
+            return try special._archiveDecode(as: T.self, from: self, slot: slot, at: path().node)
         }
         if let array = traits.array {
             return try array._archiveDecodeArray(as: T.self, from: self, slot: slot, at: path())
@@ -278,44 +293,49 @@ final class _ArchiveDecoder: Decoder {
     /// already open, so it is not entered again (that would look like a cycle). Each such
     /// step still counts toward the depth limit, so a type that decodes itself this way
     /// cannot recurse without end.
-    func decodeInPlace<T: Decodable>(_ type: T.Type, at path: CodingPathNode) throws -> T {
+    func decodeInPlace<T: Decodable>(_ type: T.Type, at path: DecodingPath) throws -> T {
         let slot = self.slot
         let traits = self.traits(of: T.self)
         if let optional = traits.optional {
             return try optional._archiveDecode(as: T.self, from: self, slot: slot, at: path, inPlace: true)
         }
         guard state.depth < state.maxDepth else {
-            throw corrupted(at: path, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
+            throw corrupted(at: path.node, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
         }
         if state.strictClassNames, case .uid(let uid) = slot, uid != 0, traits.hasClassName {
-            try checkClassName(of: uid, for: T.self, at: path)
+            try checkClassName(of: uid, for: T.self, at: path.node)
         }
         state.depth += 1
         defer { state.depth -= 1 }
         if traits.isClass, let reference = traits.reference, case .uid(let uid) = slot, uid != 0 {
-            return try decodeReferenceInPlace(reference, as: T.self, uid: uid, at: path)
+            return try decodeReferenceInPlace(reference, as: T.self, uid: uid, at: path.node)
         }
         return try decodeValue(T.self, traits: traits, from: slot, at: path)
     }
 
-    func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: CodingPathNode) throws -> T {
+    func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: consuming DecodingPath) throws -> T {
         try decoding(at: slot, path, as: T.self) { try T(from: self) }
+    }
+
+    /// ``decodeComposite(_:from:at:)`` at a path that is a node already.
+    func decodeComposite<T: Decodable>(_ type: T.Type, from slot: ArchiveSlot, at path: CodingPathNode) throws -> T {
+        try decodeComposite(T.self, from: slot, at: DecodingPath(path))
     }
 
     /// Runs `body` (an `init(from: self)` of `type`) with this decoder at `slot` and `path`,
     /// then restores where it was.
     @inline(__always)
-    func decoding<R>(at slot: ArchiveSlot, _ path: CodingPathNode, as type: Any.Type, _ body: () throws -> R) throws -> R {
+    func decoding<R>(at slot: ArchiveSlot, _ path: consuming DecodingPath, as type: Any.Type, _ body: () throws -> R) throws -> R {
         let savedSlot = self.slot
-        let savedPath = pathNode
         let savedHint = fieldHint
         let savedType = compositeType
         self.slot = slot
-        pathNode = path
+        // Exchanged, not copied: `path` holds the saved path meanwhile.
+        swap(&self.path, &path)
         compositeType = type
         defer {
             self.slot = savedSlot
-            pathNode = savedPath
+            swap(&self.path, &path)
             fieldHint = savedHint
             compositeType = savedType
         }
@@ -369,11 +389,11 @@ final class _ArchiveDecoder: Decoder {
     /// Strict class-name checking: the object's `$classname` must be the type's archived
     /// name, one of its aliases, or the same name in another module.
     @inline(never)
-    func checkClassName(of uid: Int, for type: Any.Type, at path: CodingPathNode) throws {
-        guard let chain = try archivedClass(of: .uid(uid), at: path) else { return }
+    func checkClassName(of uid: Int, for type: Any.Type, at path: @autoclosure () -> CodingPathNode) throws {
+        guard let chain = try archivedClass(of: .uid(uid), at: path()) else { return }
         guard state.registry.accepts(chain.name, for: type) else {
             throw DecodingError.typeMismatch(type, DecodingError.Context(
-                codingPath: codingPath(of: path),
+                codingPath: codingPath(of: path()),
                 debugDescription: "Object \(uid) is archived as class '\(chain.name)', which does not match \(type) (strict class-name checking; register an alias with ArchiveDecoder.setType(_:forClassName:))"))
         }
     }
@@ -400,5 +420,5 @@ extension _ArchiveDecoder: SingleValueDecodingContainer {
     func decode(_ type: UInt16.Type) throws -> UInt16 { try unboxInteger(type, from: slot, at: pathNode) }
     func decode(_ type: UInt32.Type) throws -> UInt32 { try unboxInteger(type, from: slot, at: pathNode) }
     func decode(_ type: UInt64.Type) throws -> UInt64 { try unboxInteger(type, from: slot, at: pathNode) }
-    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeInPlace(T.self, at: pathNode) }
+    func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeInPlace(T.self, at: path) }
 }

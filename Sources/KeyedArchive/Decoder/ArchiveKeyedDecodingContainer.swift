@@ -13,7 +13,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     var decoder: _ArchiveDecoder { core.decoder }
     var layout: ArchiveKeyedLayout { core.layout }
     var uid: Int { core.uid }
-    var path: CodingPathNode { core.path }
+    /// The container's coding path as a node, made once (see ``ArchiveKeyedContainerCore/node``).
+    var path: CodingPathNode { core.node }
     var keyRefs: KeyRefCache { core.keyRefs }
     /// The texts of an NSDictionary's keys when they are not all plain strings.
     var keyTexts: [ArchiveKeyText]? { core.keyTexts }
@@ -24,7 +25,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws {
         let keyRefs = decoder.keyRefCache(for: Key.self)
         let (layout, uid, keyTexts) = try Self.open(slot, decoder: decoder, path: path, memo: keyRefs)
-        core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path, keyRefs: keyRefs, keyTexts: keyTexts)
+        core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: DecodingPath(path), keyRefs: keyRefs, keyTexts: keyTexts)
     }
 
     init(core: ArchiveKeyedContainerCore) {
@@ -35,10 +36,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// NSDictionary's keys when they are not all plain strings. `memo` is the Key type's
     /// cache (see `KeyedObjectMemo.swift`).
     @inline(__always)
-    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, memo: KeyRefCache) throws -> (ArchiveKeyedLayout, Int, [ArchiveKeyText]?) {
-        let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path, memo: memo)
+    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: @autoclosure () -> CodingPathNode, memo: KeyRefCache) throws -> (ArchiveKeyedLayout, Int, [ArchiveKeyText]?) {
+        let (layout, uid) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path(), memo: memo)
         var keyTexts: [ArchiveKeyText]?
-        if case .dictionary(let keys, _) = layout, case .texts(let texts) = try decoder.dictionaryKeys(keys, owner: uid, at: path) {
+        if case .dictionary(let keys, _) = layout, case .texts(let texts) = try decoder.dictionaryKeys(keys, owner: uid, at: path()) {
             keyTexts = texts
         }
         return (layout, uid, keyTexts)
@@ -256,7 +257,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-        try decoder.unbox(type, from: try require(key), at: path.appending(key))
+        try decoder.unbox(type, from: try require(key), at: DecodingPath(path, key: key))
     }
 
     // `decodeIfPresent` looks the key up once (the default implementation does it three times).
@@ -289,7 +290,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     func decodeIfPresent(_ type: UInt64.Type, forKey key: Key) throws -> UInt64? { try optionalInteger(type, key) }
     func decodeIfPresent<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
         guard let slot = try present(key) else { return nil }
-        return try decoder.unbox(type, from: slot, at: path.appending(key))
+        return try decoder.unbox(type, from: slot, at: DecodingPath(path, key: key))
     }
 
     /// The slot of `key` unless it is missing or nil.
@@ -308,20 +309,20 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     // MARK: - Nesting
 
     func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws -> KeyedDecodingContainer<NestedKey> {
-        try ArchiveKeyedDecodingContainer<NestedKey>.handOut(decoder: decoder, slot: try require(key), path: path.appending(key))
+        try ArchiveKeyedDecodingContainer<NestedKey>.handOut(decoder: decoder, slot: try require(key), path: DecodingPath(path, key: key))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try require(key), path: path.appending(key), pairs: true)
+        try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try require(key), path: DecodingPath(path, key: key), pairs: true)
     }
 
     /// The superclass's fields are in this same object, as `superEncoder()` writes them.
     func superDecoder() throws -> any Decoder {
-        decoder.subDecoder(slot: .uid(uid), path: path.appending(ArchiveCodingKey.super))
+        decoder.subDecoder(slot: .uid(uid), path: DecodingPath(path, key: ArchiveCodingKey.super))
     }
 
     func superDecoder(forKey key: Key) throws -> any Decoder {
-        decoder.subDecoder(slot: try find(key) ?? .uid(0), path: path.appending(key))
+        decoder.subDecoder(slot: try find(key) ?? .uid(0), path: DecodingPath(path, key: key))
     }
 }
 
@@ -333,13 +334,14 @@ final class ArchiveKeyedContainerCore {
     @exclusivity(unchecked) var decoder: _ArchiveDecoder
     @exclusivity(unchecked) var layout: ArchiveKeyedLayout
     @exclusivity(unchecked) var uid: Int
-    @exclusivity(unchecked) var path: CodingPathNode
+    /// The container's coding path (its last key not yet a node: see ``DecodingPath``).
+    @exclusivity(unchecked) var path: DecodingPath
     /// The key strings' references this Key type matched before (see `KeyRefCache`).
     let keyRefs: KeyRefCache
     /// The texts of an NSDictionary's keys when they are not all plain strings.
     @exclusivity(unchecked) var keyTexts: [ArchiveKeyText]?
 
-    init(decoder: _ArchiveDecoder, layout: ArchiveKeyedLayout, uid: Int, path: CodingPathNode, keyRefs: KeyRefCache,
+    init(decoder: _ArchiveDecoder, layout: ArchiveKeyedLayout, uid: Int, path: DecodingPath, keyRefs: KeyRefCache,
          keyTexts: [ArchiveKeyText]?) {
         self.keyTexts = keyTexts
         self.decoder = decoder
@@ -348,4 +350,7 @@ final class ArchiveKeyedContainerCore {
         self.path = path
         self.keyRefs = keyRefs
     }
+
+    /// The coding path as a node, made once for the container's nested values and errors.
+    var node: CodingPathNode { path.settle() }
 }

@@ -15,31 +15,31 @@ enum ArchiveKeyedLayout {
     /// objects are not a `Dictionary` (`asDictionary`) of their fields. With a Key type's
     /// `memo`, an object laid out like one it opened before is opened without the checks it
     /// passed (see `KeyedObjectMemo.swift`), and one opened in full is remembered.
-    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, asDictionary: Bool = false,
+    static func open(_ slot: ArchiveSlot, decoder: _ArchiveDecoder, path: @autoclosure () -> CodingPathNode, asDictionary: Bool = false,
                      memo: KeyRefCache? = nil) throws -> (ArchiveKeyedLayout, Int) {
         if let memo, case .uid(let uid) = slot, let (keys, values) = decoder.memoizedFields(uid, memo: memo) {
             // What `object(in:expecting:at:)` charges for the read.
-            try decoder.reading(slot, path) { try decoder.charge(1) }
+            try decoder.reading(slot, path()) { try decoder.charge(1) }
             return (.fields(keys: keys, values: values), uid)
         }
-        let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path)
+        let object = try decoder.object(in: slot, expecting: [String: Any].self, at: path())
         guard case .dictionary(let keys, let values) = object else {
-            throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+            throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path())
         }
         let uid = slot.objectIndex
         guard case .uid = slot else { return (.fields(keys: keys, values: values), uid) }
-        guard let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else {
-            throw decoder.corrupted(at: path, slot: slot, "object has no $class, so it is not an archived object")
+        guard let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path()) else {
+            throw decoder.corrupted(at: path(), slot: slot, "object has no $class, so it is not an archived object")
         }
         switch chain.keyedLayout {
         case .fields:
             if let memo { decoder.rememberFields(keys: keys, values: values, memo: memo) }
             return (.fields(keys: keys, values: values), uid)
         case .foundationValue where !asDictionary: return (.fields(keys: keys, values: values), uid)
-        case .notKeyed, .foundationValue: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path)
+        case .notKeyed, .foundationValue: throw decoder.typeMismatch([String: Any].self, found: object, slot: slot, at: path())
         case .dictionary: break
         }
-        return try decoder.reading(slot, path) {
+        return try decoder.reading(slot, path()) {
             if try decoder.fieldIndex(of: "NS.keys", keys: keys) == nil, try decoder.fieldIndex(of: "NS.objects", keys: keys) == nil {
                 // The numbered layout (`NS.key.0`, `NS.object.0`, …), or an empty one.
                 let (keyList, objectList) = try decoder.numberedDictionary(keys: keys, values: values, owner: uid)
@@ -50,10 +50,10 @@ enum ArchiveKeyedLayout {
                   case .array(let keyList) = try decoder.readObject(try decoder.plist.ref(values, keysIndex)),
                   case .array(let objectList) = try decoder.readObject(try decoder.plist.ref(values, objectsIndex))
             else {
-                throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
+                throw decoder.corrupted(at: path(), slot: slot, "\(chain.name) needs NS.keys and NS.objects arrays")
             }
             guard keyList.count == objectList.count else {
-                throw decoder.corrupted(at: path, slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
+                throw decoder.corrupted(at: path(), slot: slot, "dictionary has \(keyList.count) keys but \(objectList.count) objects")
             }
             return (.dictionary(keys: keyList, values: objectList), uid)
         }

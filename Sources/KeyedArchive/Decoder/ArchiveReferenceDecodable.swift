@@ -168,7 +168,7 @@ extension _ArchiveDecoder {
         state.instances[uid] = instance
         state.filling[uid] = FillState()
         do {
-            try decoding(at: .uid(uid), path, as: Swift.type(of: instance)) { try instance.decodeFields(from: self) }
+            try decoding(at: .uid(uid), DecodingPath(path), as: Swift.type(of: instance)) { try instance.decodeFields(from: self) }
             state.filling[uid] = nil
         } catch {
             state.instances[uid] = nil

@@ -17,22 +17,23 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     let decoder: _ArchiveDecoder
     let elements: Elements
     let uid: Int
-    let path: CodingPathNode
+    /// The container's coding path (its last key not yet a node: see ``DecodingPath``).
+    private(set) var path: DecodingPath
     private(set) var currentIndex = 0
     let count: Int?
 
-    var codingPath: [any CodingKey] { decoder.codingPath(of: path) }
+    var codingPath: [any CodingKey] { decoder.codingPath(of: path.node) }
     var isAtEnd: Bool { currentIndex >= (count ?? 0) }
 
     /// An unkeyed container over the value at `slot`. With `pairs`, as for the containers
     /// `Decoder.unkeyedContainer()` and `nestedUnkeyedContainer` hand out, an NSDictionary
     /// reads as its keys and values alternately (Swift's `Dictionary` decodes a dictionary
     /// whose keys are not `String` or `Int` that way); an `Array` never reads a dictionary.
-    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode, pairs: Bool = false) throws {
+    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: DecodingPath, pairs: Bool = false) throws {
         self.decoder = decoder
         self.path = path
         uid = slot.objectIndex
-        elements = try decoder.reading(slot, path) { try Self.elements(of: slot, decoder: decoder, path: path, pairs: pairs) }
+        elements = try decoder.reading(slot, path.node) { try Self.elements(of: slot, decoder: decoder, path: path.node, pairs: pairs) }
         switch elements {
         case .list(let list): count = list.count
         case .slots(let slots): count = slots.count
@@ -40,31 +41,36 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         }
     }
 
+    /// ``init(decoder:slot:path:pairs:)`` at a path that is a node already.
+    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode, pairs: Bool = false) throws {
+        try self.init(decoder: decoder, slot: slot, path: DecodingPath(path), pairs: pairs)
+    }
+
     /// The elements of an NSArray or NSSet (`NS.objects`), an NSOrderedSet (`NS.object.N`),
     /// the distinct objects of an NSCountedSet, or a plain plist array. Any other object —
     /// an NSDictionary, an object of another class — is not an array: `typeMismatch`.
-    private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: CodingPathNode, pairs: Bool) throws -> Elements {
-        let object = try decoder.object(in: slot, expecting: [Any].self, at: path)
+    private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: @autoclosure () -> CodingPathNode, pairs: Bool) throws -> Elements {
+        let object = try decoder.object(in: slot, expecting: [Any].self, at: path())
         let plist = decoder.plist
         switch object {
         case .array(let list):
             return .list(list)  // a plain plist array, as some writers store
         case .dictionary(let keys, let values):
             guard case .uid = slot,
-                  let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path) else { break }
+                  let chain = try decoder.archivedClass(keys: keys, values: values, slot: slot, at: path()) else { break }
             // NSCountedSet is an NSMutableSet subclass with a layout of its own: first.
             if chain.unkeyedLayout == .countedSet,
-               let entries = try countedSetEntries(of: slot, decoder: decoder, path: path) {
+               let entries = try countedSetEntries(of: slot, decoder: decoder, path: path()) {
                 return .slots(entries.map(\.object))
             }
             if chain.unkeyedLayout == .list, let index = try decoder.fieldIndex(of: "NS.objects", keys: keys) {
                 guard case .array(let list) = try decoder.readObject(try plist.ref(values, index)) else {
-                    throw decoder.corrupted(at: path, slot: slot, "\(chain.name) needs an NS.objects array")
+                    throw decoder.corrupted(at: path(), slot: slot, "\(chain.name) needs an NS.objects array")
                 }
                 return .list(list)
             }
             if pairs, chain.keyedLayout == .dictionary,
-               case (.dictionary(let keys, let values), _) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path) {
+               case (.dictionary(let keys, let values), _) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path()) {
                 return .pairs(keys: keys, values: values)
             }
             if chain.unkeyedLayout == .orderedSet || chain.unkeyedLayout == .list {
@@ -86,7 +92,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         default:
             break
         }
-        throw decoder.typeMismatch([Any].self, found: object, slot: slot, at: path)
+        throw decoder.typeMismatch([Any].self, found: object, slot: slot, at: path())
     }
 
     /// The entries of an NSCountedSet (`NS.object0`/`NS.count0`, …): each distinct object
@@ -114,10 +120,10 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// The slot of the next element; throws at the end, or when the decode has used up
     /// its budget of values.
     private func nextSlot<T>(_ type: T.Type) throws -> ArchiveSlot {
-        try decoder.countValue(at: path.appending(index: currentIndex), slot: .uid(uid))
+        try decoder.countValue(at: nextPath, slot: .uid(uid))
         guard !isAtEnd else {
             throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: decoder.codingPath(of: path.appending(index: currentIndex)),
+                codingPath: decoder.codingPath(of: nextPath),
                 debugDescription: "Unkeyed container of object \(uid) is at its end (\(count ?? 0) elements)"))
         }
         do {
@@ -128,7 +134,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 return try decoder.slot(forValueAt: try decoder.entryRef(currentIndex % 2 == 0 ? keys : values, currentIndex / 2), owner: uid)
             }
         } catch {
-            throw decoder.corrupted(at: path.appending(index: currentIndex), slot: .uid(uid), "\(error)")
+            throw decoder.corrupted(at: nextPath, slot: .uid(uid), "\(error)")
         }
     }
 
@@ -145,8 +151,14 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return true
     }
 
-    /// The path of the next element.
-    private var nextPath: CodingPathNode { path.appending(index: currentIndex) }
+    /// The path of the next element, for errors.
+    private var nextPath: CodingPathNode { path.node.appending(index: currentIndex) }
+
+    /// The path of the next element, for a value that stores it: this container's own
+    /// path is made a node once, for all of its elements.
+    private mutating func nextElementPath() -> DecodingPath {
+        DecodingPath(path.settle(), index: currentIndex)
+    }
 
     mutating func decode(_ type: Bool.Type) throws -> Bool {
         let value = try decoder.unboxBool(from: try nextSlot(type), at: nextPath)
@@ -190,25 +202,25 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
     mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        let value = try decoder.unbox(type, from: try nextSlot(type), at: nextPath)
+        let value = try decoder.unbox(type, from: try nextSlot(type), at: nextElementPath())
         currentIndex += 1
         return value
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-        let container = try ArchiveKeyedDecodingContainer<NestedKey>.handOut(decoder: decoder, slot: try nextSlot(type), path: nextPath)
+        let container = try ArchiveKeyedDecodingContainer<NestedKey>.handOut(decoder: decoder, slot: try nextSlot(type), path: nextElementPath())
         currentIndex += 1
         return container
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try nextSlot([Any].self), path: nextPath, pairs: true)
+        let container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try nextSlot([Any].self), path: nextElementPath(), pairs: true)
         currentIndex += 1
         return container
     }
 
     mutating func superDecoder() throws -> any Decoder {
-        let sub = decoder.subDecoder(slot: try nextSlot(Never.self), path: nextPath)
+        let sub = decoder.subDecoder(slot: try nextSlot(Never.self), path: nextElementPath())
         currentIndex += 1
         return sub
     }

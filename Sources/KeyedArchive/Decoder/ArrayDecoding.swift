@@ -4,20 +4,20 @@ import Foundation
 /// its costs here (the container as an existential, a protocol call per element, and
 /// regrowing the array's storage from empty).
 protocol _ArchiveArrayDecodable {
-    static func _archiveDecodeArray(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: CodingPathNode) throws -> Self
+    static func _archiveDecodeArray(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: DecodingPath) throws -> Self
 }
 
 extension _ArchiveArrayDecodable {
     /// Decodes `Self` for a caller that knows it as `T` (its traits were found for `T`, so
     /// `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
     @inline(__always)
-    static func _archiveDecodeArray<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> T {
-        try decoder.handOver(try _archiveDecodeArray(from: decoder, slot: slot, at: path()), as: T.self, at: path())
+    static func _archiveDecodeArray<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> DecodingPath) throws -> T {
+        try decoder.handOver(try _archiveDecodeArray(from: decoder, slot: slot, at: path()), as: T.self, at: path().node)
     }
 }
 
 extension Array: _ArchiveArrayDecodable where Element: Decodable {
-    static func _archiveDecodeArray(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: CodingPathNode) throws -> [Element] {
+    static func _archiveDecodeArray(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: DecodingPath) throws -> [Element] {
         var container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: slot, path: path)
         // Arrays of the common leaf types are read through the container's concrete
         // `decode` (what `decode(Element.self)` ends up doing for them, through fewer

@@ -20,20 +20,20 @@ struct DecodableTraits {
 
 /// `Optional`, decoded as nil or as its wrapped type with all of that type's checks.
 protocol _ArchiveOptionalDecodable {
-    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> Self
+    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> DecodingPath, inPlace: Bool) throws -> Self
 }
 
 extension _ArchiveOptionalDecodable {
     /// Decodes `Self` for a caller that knows it as `T` (its traits were found for `T`,
     /// so `T` is `Self`): handed over without a dynamic cast (see `_ArchiveDecoder.cast`).
     @inline(__always)
-    static func _archiveDecode<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> T {
-        try decoder.handOver(try _archiveDecode(from: decoder, slot: slot, at: path(), inPlace: inPlace), as: T.self, at: path())
+    static func _archiveDecode<T>(as type: T.Type, from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> DecodingPath, inPlace: Bool) throws -> T {
+        try decoder.handOver(try _archiveDecode(from: decoder, slot: slot, at: path(), inPlace: inPlace), as: T.self, at: path().node)
     }
 }
 
 extension Optional: _ArchiveOptionalDecodable where Wrapped: Decodable {
-    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, inPlace: Bool) throws -> Optional {
+    static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> DecodingPath, inPlace: Bool) throws -> Optional {
         try decoder.charge(1)
         if decoder.isNil(slot) { return nil }
         return inPlace ? try decoder.decodeInPlace(Wrapped.self, at: path()) : try decoder.unbox(Wrapped.self, from: slot, at: path())

@@ -7,9 +7,9 @@ extension ArchiveKeyedDecodingContainer {
     /// A `KeyedDecodingContainer` over the keyed value at `slot`: the Key type's last one,
     /// pointed at this value, when nobody holds it any more; otherwise a new one.
     @inline(__always)
-    static func handOut(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode) throws -> KeyedDecodingContainer<Key> {
+    static func handOut(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: consuming DecodingPath) throws -> KeyedDecodingContainer<Key> {
         let keyRefs = decoder.keyRefCache(for: Key.self)
-        let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path, memo: keyRefs)
+        let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path.node, memo: keyRefs)
         if let core = keyRefs.spare.idleCore() {
             // Almost always the same decoder: assigning it would retain it and release it.
             if core.decoder !== decoder { core.decoder = decoder }

@@ -38,9 +38,9 @@ struct XMLPlistFastReader {
     private(set) var builder: BinaryPropertyListBuilder
     private var strings = XMLPlistStringRefs()
     /// Keys of the open dictionaries, innermost last.
-    private var keyRefs = XMLPlistRefStack()
+    private let keyRefs = XMLPlistRefStack()
     /// Values of the open dictionaries and items of the open arrays, innermost last.
-    private var valueRefs = XMLPlistRefStack()
+    private let valueRefs = XMLPlistRefStack()
     /// Whether any dictionary lists a key twice (checked as each one closes).
     private var keyRepeats = XMLPlistKeyRepeatCheck()
     /// A UID's bytes as writers indent it, by the run before its `<dict>`.

@@ -14,8 +14,10 @@ struct BinaryPropertyListBuilder {
     private var locations: [Int] = []
     /// Containers, written after the scalars.
     private var containers: [Container] = []
-    /// Child references of every container, back to back.
-    private var childRefs: [Int] = []
+    /// Child references of every container, back to back, in storage of their own (a
+    /// container's are copied in with one capacity check, no uniqueness check). Shared by
+    /// copies of the builder: a builder is used in place, never copied.
+    private let childRefs = XMLPlistRefStack()
 
     private struct Container {
         var isDictionary: Bool
@@ -261,7 +263,7 @@ struct BinaryPropertyListBuilder {
         let ref = locations.count
         locations.append(~containers.count)
         containers.append(Container(isDictionary: false, start: childRefs.count, count: refs.count))
-        childRefs.append(contentsOf: refs)
+        appendChildren(refs)
         return ref
     }
 
@@ -269,7 +271,7 @@ struct BinaryPropertyListBuilder {
     mutating func uidArray(_ uids: [Int32]) -> Int {
         let start = childRefs.count
         // `uid(_:)` adds scalars only, so the children stay contiguous.
-        for value in uids { childRefs.append(uid(UInt64(UInt32(bitPattern: value)))) }
+        for value in uids { childRefs.push(uid(UInt64(UInt32(bitPattern: value)))) }
         let ref = locations.count
         locations.append(~containers.count)
         containers.append(Container(isDictionary: false, start: start, count: uids.count))
@@ -282,9 +284,18 @@ struct BinaryPropertyListBuilder {
         let ref = locations.count
         locations.append(~containers.count)
         containers.append(Container(isDictionary: true, start: childRefs.count, count: keys.count))
-        childRefs.append(contentsOf: keys)
-        childRefs.append(contentsOf: values)
+        appendChildren(keys)
+        appendChildren(values)
         return ref
+    }
+
+    /// Appends `refs` to `childRefs`: in one copy when they are contiguous (always, from
+    /// the XML readers).
+    @inline(__always)
+    private func appendChildren<C: Collection>(_ refs: C) where C.Element == Int {
+        if refs.withContiguousStorageIfAvailable({ childRefs.push(contentsOf: $0) }) == nil {
+            for ref in refs { childRefs.push(ref) }
+        }
     }
 
     // MARK: - Output
@@ -372,7 +383,8 @@ struct BinaryPropertyListBuilder {
             }
             position += scalars.count
             var containerOffsets = [Int](repeating: 0, count: containers.count)
-            childRefs.withUnsafeBufferPointer { children in
+            do {
+                let children = childRefs.top(from: 0)  // nothing is pushed while writing
                 for (index, container) in containers.enumerated() {
                     containerOffsets[index] = position
                     let high: UInt8 = container.isDictionary ? 0xD0 : 0xA0

@@ -1,11 +1,12 @@
-/// The fast XML reader's stack of object references (``XMLPlistFastReader``: the keys and
-/// the values of its open containers), in storage of its own that it grows by doubling and
-/// keeps when popped (no work per pop). A push is one comparison with the capacity and one
-/// store, where an array's would also check that its buffer is not shared; the references
-/// of the innermost container are read in place (``top(from:)``), not as a slice that
-/// retains the storage.
+/// A stack of object references in storage of its own, grown by doubling and kept when
+/// popped (no work per pop): the fast XML reader's keys and values of its open containers
+/// (``XMLPlistFastReader``), and the child references ``BinaryPropertyListBuilder`` keeps
+/// for its containers. A push is one comparison with the capacity and one store, where an
+/// array's would also check that its buffer is not shared; the references of the innermost
+/// container are read in place (``top(from:)``), not as a slice that retains the storage.
 final class XMLPlistRefStack {
-    // Unchecked exclusivity: only the reader that owns the stack touches it, one call at a time.
+    // Unchecked exclusivity: only the reader or builder that owns the stack touches it, one
+    // call at a time.
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<Int>
     @exclusivity(unchecked) private var capacity: Int
     @exclusivity(unchecked) private(set) var count = 0
@@ -30,6 +31,24 @@ final class XMLPlistRefStack {
         base.deallocate()
         base = storage
         capacity = larger
+    }
+
+    /// Pushes every reference of `refs`, in order: one capacity check, then plain stores
+    /// (a few references each time: no call to copy them).
+    @inline(__always) func push(contentsOf refs: UnsafeBufferPointer<Int>) {
+        let n = refs.count
+        while capacity &- count < n { grow() }
+        var k = 0
+        while k < n {
+            base[count &+ k] = refs[k]  // count + k < count + n <= capacity; k < refs.count
+            k &+= 1
+        }
+        count &+= n
+    }
+
+    /// Room for `total` references without growing.
+    func reserveCapacity(_ total: Int) {
+        while capacity < total { grow() }
     }
 
     /// The references from `start` (clamped to `0...count`) to the top, in place: valid

@@ -14,8 +14,10 @@ struct BinaryPropertyListBuilder {
     private var locations: [Int] = []
     /// Containers, written after the scalars.
     private var containers: [Container] = []
-    /// Child references of every container, back to back.
-    private var childRefs: [Int] = []
+    /// Child references of every container, back to back, in storage of their own (a
+    /// container's are copied in with one capacity check, no uniqueness check). Shared by
+    /// copies of the builder: a builder is used in place, never copied.
+    private let childRefs = XMLPlistRefStack()
 
     private struct Container {
         var isDictionary: Bool
@@ -35,11 +37,12 @@ struct BinaryPropertyListBuilder {
     private var realRefs = ScalarRefTable()
     private var floatRefs = ScalarRefTable()
     private var dateRefs = ScalarRefTable()
-    /// Data by a seeded hash of its bytes (the first data with each hash); the rare data
-    /// whose hash is taken by different bytes goes to `dataCollisions` (a `Dictionary`, so
-    /// crafted collisions cost what they cost before, not a long probe).
+    /// Data by a seeded hash of its bytes (the first data with each hash, its bytes found
+    /// where they are stored in `scalars`); the rare data whose hash is taken by different
+    /// bytes goes to `dataCollisions` (a `Dictionary`, so crafted collisions cost what they
+    /// cost before, not a long probe).
     private var dataByHash = ScalarRefTable()
-    private var dataValues: [(bytes: Data, ref: Int)] = []
+    private var dataValues: [(start: Int, count: Int, ref: Int)] = []
     private var dataCollisions: [Data: Int] = [:]
     private static let dataSeed = UInt64.random(in: .min ... .max)
     /// Integers beyond 64 bits (rare): by value.
@@ -168,20 +171,40 @@ struct BinaryPropertyListBuilder {
     }
 
     mutating func data(_ value: Data) -> Int {
-        let hash = value.withUnsafeBytes { ByteHash.hash($0.bindMemory(to: UInt8.self), seed: Self.dataSeed) }
+        value.withUnsafeBytes { raw in data(bytes: raw.bindMemory(to: UInt8.self)) }
+    }
+
+    /// ``data(_:)`` of the data whose bytes are `bytes` (no `Data` made unless its hash is
+    /// taken by other bytes).
+    mutating func data(bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let hash = ByteHash.hash(bytes, seed: Self.dataSeed)
         let first = dataByHash.ref(for: hash)
-        if let first, dataValues[first].bytes == value { return dataValues[first].ref }
-        if !dataCollisions.isEmpty, let ref = dataCollisions[value] { return ref }
+        if let first {
+            let stored = dataValues[first]
+            if storedScalars(stored.start, stored.count, equal: bytes) { return stored.ref }
+            if !dataCollisions.isEmpty, let ref = dataCollisions[Data(bytes)] { return ref }
+        }
         let ref = beginScalar()
-        BinaryPlistEncoding.putMarker(0x40, count: value.count, into: &scalars)
-        scalars.append(contentsOf: value)
+        BinaryPlistEncoding.putMarker(0x40, count: bytes.count, into: &scalars)
+        let start = scalars.count
+        scalars.append(contentsOf: bytes)
         if first == nil {
             dataByHash.insert(hash, dataValues.count)
-            dataValues.append((value, ref))
+            dataValues.append((start, bytes.count, ref))
         } else {
-            dataCollisions[value] = ref
+            dataCollisions[Data(bytes)] = ref
         }
         return ref
+    }
+
+    /// Whether `scalars[start..<start + count]` (checked against its bounds) holds `bytes`.
+    private func storedScalars(_ start: Int, _ count: Int, equal bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == bytes.count, start >= 0, start <= scalars.count - count else { return false }
+        guard count > 0, let other = bytes.baseAddress else { return true }
+        return scalars.withUnsafeBufferPointer { stored in
+            guard let base = stored.baseAddress else { return false }
+            return memcmp(base + start, other, count) == 0
+        }
     }
 
     mutating func string(_ value: String) -> Int {
@@ -240,7 +263,7 @@ struct BinaryPropertyListBuilder {
         let ref = locations.count
         locations.append(~containers.count)
         containers.append(Container(isDictionary: false, start: childRefs.count, count: refs.count))
-        childRefs.append(contentsOf: refs)
+        appendChildren(refs)
         return ref
     }
 
@@ -248,7 +271,7 @@ struct BinaryPropertyListBuilder {
     mutating func uidArray(_ uids: [Int32]) -> Int {
         let start = childRefs.count
         // `uid(_:)` adds scalars only, so the children stay contiguous.
-        for value in uids { childRefs.append(uid(UInt64(UInt32(bitPattern: value)))) }
+        for value in uids { childRefs.push(uid(UInt64(UInt32(bitPattern: value)))) }
         let ref = locations.count
         locations.append(~containers.count)
         containers.append(Container(isDictionary: false, start: start, count: uids.count))
@@ -261,9 +284,18 @@ struct BinaryPropertyListBuilder {
         let ref = locations.count
         locations.append(~containers.count)
         containers.append(Container(isDictionary: true, start: childRefs.count, count: keys.count))
-        childRefs.append(contentsOf: keys)
-        childRefs.append(contentsOf: values)
+        appendChildren(keys)
+        appendChildren(values)
         return ref
+    }
+
+    /// Appends `refs` to `childRefs`: in one copy when they are contiguous (always, from
+    /// the XML readers).
+    @inline(__always)
+    private func appendChildren<C: Collection>(_ refs: C) where C.Element == Int {
+        if refs.withContiguousStorageIfAvailable({ childRefs.push(contentsOf: $0) }) == nil {
+            for ref in refs { childRefs.push(ref) }
+        }
     }
 
     // MARK: - Output
@@ -351,7 +383,8 @@ struct BinaryPropertyListBuilder {
             }
             position += scalars.count
             var containerOffsets = [Int](repeating: 0, count: containers.count)
-            childRefs.withUnsafeBufferPointer { children in
+            do {
+                let children = childRefs.top(from: 0)  // nothing is pushed while writing
                 for (index, container) in containers.enumerated() {
                     containerOffsets[index] = position
                     let high: UInt8 = container.isDictionary ? 0xD0 : 0xA0

@@ -38,9 +38,9 @@ struct XMLPlistFastReader {
     private(set) var builder: BinaryPropertyListBuilder
     private var strings = XMLPlistStringRefs()
     /// Keys of the open dictionaries, innermost last.
-    private var keyRefs = XMLPlistRefStack()
+    private let keyRefs = XMLPlistRefStack()
     /// Values of the open dictionaries and items of the open arrays, innermost last.
-    private var valueRefs = XMLPlistRefStack()
+    private let valueRefs = XMLPlistRefStack()
     /// Whether any dictionary lists a key twice (checked as each one closes).
     private var keyRepeats = XMLPlistKeyRepeatCheck()
     /// A UID's bytes as writers indent it, by the run before its `<dict>`.
@@ -54,6 +54,8 @@ struct XMLPlistFastReader {
     /// there is none.
     private var lastRun: UInt64 = 0
     private var lastRunLength = -1
+    /// The bytes of the `<data>` being read (one buffer for all of them, no `Data` each).
+    private var dataBytes: [UInt8] = []
 
     private struct Frame {
         var isDictionary: Bool
@@ -468,8 +470,12 @@ struct XMLPlistFastReader {
 
     private mutating func data() throws(Bail) -> Int {
         let content = try scalarText()
-        guard let value = try? XMLPlistBase64.decode(content) else { throw Bail() }
+        do throws(XMLPlistBase64.DecodeError) {
+            try XMLPlistBase64.decode(content, into: &dataBytes)
+        } catch {
+            throw Bail()
+        }
         try close(Tag.dataClose, count: 7)
-        return builder.data(value)
+        return dataBytes.withUnsafeBufferPointer { builder.data(bytes: $0) }
     }
 }

@@ -106,7 +106,16 @@ enum XMLPlistBase64 {
 
     static func decode(_ text: XMLPlistBytes) throws -> Data {
         var out = [UInt8]()
+        try decode(text, into: &out)
+        return Data(out)
+    }
+
+    /// Decodes `text` into `out` (emptied first, its capacity kept: the fast XML reader
+    /// reuses one buffer for every `<data>`).
+    static func decode(_ text: XMLPlistBytes, into out: inout [UInt8]) throws(DecodeError) {
+        out.removeAll(keepingCapacity: true)
         out.reserveCapacity(text.count / 4 * 3 + 3)
+        let table = decodeTable  // once per call, not once per character
         var accumulator: UInt32 = 0
         var sextets = 0
         var padding = 0
@@ -118,7 +127,7 @@ enum XMLPlistBase64 {
                 continue
             }
             guard padding == 0 else { throw DecodeError(message: "characters after padding") }
-            let v = decodeTable[Int(c)]
+            let v = table[Int(c)]
             guard v != 0xFF else {
                 throw DecodeError(message: "invalid character '\(Character(Unicode.Scalar(c)))'")
             }
@@ -143,7 +152,6 @@ enum XMLPlistBase64 {
         default:
             throw DecodeError(message: "length is not a multiple of 4")
         }
-        return Data(out)
     }
 
     /// Encodes `bytes` without line breaks.

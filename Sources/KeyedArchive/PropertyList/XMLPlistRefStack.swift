@@ -1,26 +1,66 @@
-/// The fast XML reader's stack of object references (``XMLPlistFastReader``: the keys and
-/// the values of its open containers), which keeps its storage when popped (no work per pop).
-struct XMLPlistRefStack {
-    private var storage: [Int] = []
-    private(set) var count = 0
+/// A stack of object references in storage of its own, grown by doubling and kept when
+/// popped (no work per pop): the fast XML reader's keys and values of its open containers
+/// (``XMLPlistFastReader``), and the child references ``BinaryPropertyListBuilder`` keeps
+/// for its containers. A push is one comparison with the capacity and one store, where an
+/// array's would also check that its buffer is not shared; the references of the innermost
+/// container are read in place (``top(from:)``), not as a slice that retains the storage.
+final class XMLPlistRefStack {
+    // Unchecked exclusivity: only the reader or builder that owns the stack touches it, one
+    // call at a time.
+    @exclusivity(unchecked) private var base: UnsafeMutablePointer<Int>
+    @exclusivity(unchecked) private var capacity: Int
+    @exclusivity(unchecked) private(set) var count = 0
 
-    @inline(__always) mutating func push(_ ref: Int) {
-        if count < storage.count {
-            storage[count] = ref
-        } else {
-            storage.append(ref)
+    init() {
+        capacity = 64
+        base = .allocate(capacity: capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    @inline(__always) func push(_ ref: Int) {
+        if count >= capacity { grow() }
+        base[count] = ref  // 0 <= count < capacity
+        count &+= 1
+    }
+
+    private func grow() {
+        let larger = capacity &* 2
+        let storage = UnsafeMutablePointer<Int>.allocate(capacity: larger)
+        storage.moveInitialize(from: base, count: count)
+        base.deallocate()
+        base = storage
+        capacity = larger
+    }
+
+    /// Pushes every reference of `refs`, in order: one capacity check, then plain stores
+    /// (a few references each time: no call to copy them).
+    @inline(__always) func push(contentsOf refs: UnsafeBufferPointer<Int>) {
+        let n = refs.count
+        while capacity &- count < n { grow() }
+        var k = 0
+        while k < n {
+            base[count &+ k] = refs[k]  // count + k < count + n <= capacity; k < refs.count
+            k &+= 1
         }
-        count += 1
+        count &+= n
     }
 
-    /// The references from `start` (at most `count`) to the top.
-    @inline(__always) func top(from start: Int) -> ArraySlice<Int> {
-        storage[start..<count]
+    /// Room for `total` references without growing.
+    func reserveCapacity(_ total: Int) {
+        while capacity < total { grow() }
     }
 
-    /// Pops every reference from `start` (at most `count`) up.
-    @inline(__always) mutating func pop(from start: Int) {
-        count = start
+    /// The references from `start` (clamped to `0...count`) to the top, in place: valid
+    /// until the next push.
+    @inline(__always) func top(from start: Int) -> UnsafeBufferPointer<Int> {
+        let lower = Swift.min(Swift.max(start, 0), count)
+        return UnsafeBufferPointer(start: base + lower, count: count &- lower)
+    }
+
+    /// Pops every reference from `start` (clamped to `0...count`) up.
+    @inline(__always) func pop(from start: Int) {
+        count = Swift.min(Swift.max(start, 0), count)
     }
 }
 
@@ -44,7 +84,7 @@ struct XMLPlistKeyRepeatCheck {
 
     /// Checks the keys of one dictionary (references below `objectCount`).
     @inline(__always)
-    mutating func check(_ keys: ArraySlice<Int>, objectCount: Int) {
+    mutating func check(_ keys: UnsafeBufferPointer<Int>, objectCount: Int) {
         guard provedDistinct, keys.count > 1 else { return }
         let words = (objectCount &+ 63) >> 6
         if marks.count < words {

@@ -163,9 +163,12 @@ struct XMLPlistRealText: TextOutputStream {
             append(value < 0 ? "-infinity" : "+infinity")
             return
         }
-        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+        // Below 10^15 the conversion truncates exactly, and converting back is exact
+        // (< 2^53): equal only for a whole number (cheaper than `rounded`, a call into libm;
+        // `Int64` rather than `UInt64`, one instruction each way).
+        if value.magnitude < 1e15, case let whole = Int64(value.magnitude), Double(whole) == value.magnitude {
             if value.sign == .minus { append("-") }
-            let magnitude = UInt64(value.magnitude)
+            let magnitude = UInt64(truncatingIfNeeded: whole)  // 0 <= whole < 10^15
             let digits = DecimalDigits.count(magnitude)  // at most 15
             let start = count
             withUnsafeMutableBytes(of: &storage) { raw in
@@ -210,10 +213,12 @@ struct XMLPlistRealText: TextOutputStream {
         var scale = 10.0
         for decimals in 1...4 {
             let scaled = magnitude * scale
-            // `scaled` is a whole number below 10^15 < 2^53, so both it and `scale` are exact
-            // and the division rounds once, as reading the text would.
-            if scaled == scaled.rounded(.towardZero), scaled / scale == magnitude {
-                let digits = UInt64(scaled)
+            // `scaled` is below 10^15 < 2^53: `truncated` is it truncated, and equal to it only
+            // when it is a whole number; then both it and `scale` are exact and the division
+            // rounds once, as reading the text would.
+            let truncated = Int64(scaled)
+            if Double(truncated) == scaled, scaled / scale == magnitude {
+                let digits = UInt64(truncatingIfNeeded: truncated)  // 0 < truncated < 10^15
                 guard digits % 10 != 0 else { return false }  // a shorter text: left to Swift
                 if value.sign == .minus { append("-") }
                 let whole = digits / power

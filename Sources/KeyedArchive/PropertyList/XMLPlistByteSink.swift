@@ -208,7 +208,7 @@ struct XMLPlistRealText: TextOutputStream {
     @inline(__always)
     private mutating func appendShortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
-        guard magnitude >= 0.001, magnitude < 1e11 else { return false }
+        guard magnitude >= 0.001, magnitude < 1e11, Self.mayHaveFourDecimals(magnitude) else { return false }
         var power: UInt64 = 10
         var scale = 10.0
         for decimals in 1...4 {
@@ -241,6 +241,21 @@ struct XMLPlistRealText: TextOutputStream {
             scale *= 10
         }
         return false
+    }
+
+    /// False when no text of one to four decimals reads as `magnitude` (0.001 <= magnitude <
+    /// 10^11), in a few instructions where the four tries of ``appendShortDecimal(_:)`` each
+    /// fail only after a multiplication and two conversions (most reals that are not prices).
+    /// If `magnitude` is the double nearest `N / 10^d` for a whole `N` and `d <= 4`, then
+    /// `M = N × 10^(4 - d)` is a whole number and `s = magnitude × 10^4` (rounded) is within
+    /// about 2 × 2^-53 × s (two roundings) of it, well within 2^-51 × s. True
+    /// is not a promise: the tries decide.
+    @inline(__always)
+    static func mayHaveFourDecimals(_ magnitude: Double) -> Bool {
+        let s = magnitude * 10_000  // below 10^15: the conversion truncates exactly
+        let fraction = s - Double(Int64(s))  // exact: in [0, 1)
+        let distance = fraction <= 0.5 ? fraction : 1 - fraction  // exact for fraction >= 0.5
+        return distance <= s * 0x1p-51
     }
 
     mutating func write(_ string: String) {

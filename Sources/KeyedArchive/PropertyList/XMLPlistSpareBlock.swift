@@ -11,8 +11,9 @@ import Darwin
 ///
 /// A document of 32 MB or more is above glibc's largest mmap threshold: `malloc` maps fresh
 /// pages for it and `free` unmaps them, so every such document took a page fault (and a page
-/// of zeros) per 4 KB it wrote — about a fifth of the time of encoding the benchmark's 35 MB
-/// orders document as XML. The document's `Data` now gives its block back here when it is
+/// of zeros) per 4 KB it wrote — about a third of the time of encoding the benchmark's 35 MB
+/// orders document as XML on the development machine (a virtual machine, where page faults
+/// are dear). The document's `Data` now gives its block back here when it is
 /// freed; one block is kept (any other is freed), and only up to ``maximumBytes``, glibc's own
 /// largest trim threshold (the free memory it keeps at the top of its heap). So a process
 /// that writes large XML documents keeps at most one block of at most 64 MB after the last

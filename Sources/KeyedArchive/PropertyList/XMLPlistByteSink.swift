@@ -163,9 +163,12 @@ struct XMLPlistRealText: TextOutputStream {
             append(value < 0 ? "-infinity" : "+infinity")
             return
         }
-        if value == value.rounded(.towardZero), value.magnitude < 1e15 {
+        // Below 10^15 the conversion truncates exactly, and converting back is exact
+        // (< 2^53): equal only for a whole number (cheaper than `rounded`, a call into libm;
+        // `Int64` rather than `UInt64`, one instruction each way).
+        if value.magnitude < 1e15, case let whole = Int64(value.magnitude), Double(whole) == value.magnitude {
             if value.sign == .minus { append("-") }
-            let magnitude = UInt64(value.magnitude)
+            let magnitude = UInt64(truncatingIfNeeded: whole)  // 0 <= whole < 10^15
             let digits = DecimalDigits.count(magnitude)  // at most 15
             let start = count
             withUnsafeMutableBytes(of: &storage) { raw in
@@ -205,15 +208,17 @@ struct XMLPlistRealText: TextOutputStream {
     @inline(__always)
     private mutating func appendShortDecimal(_ value: Double) -> Bool {
         let magnitude = value.magnitude
-        guard magnitude >= 0.001, magnitude < 1e11 else { return false }
+        guard magnitude >= 0.001, magnitude < 1e11, Self.mayHaveFourDecimals(magnitude) else { return false }
         var power: UInt64 = 10
         var scale = 10.0
         for decimals in 1...4 {
             let scaled = magnitude * scale
-            // `scaled` is a whole number below 10^15 < 2^53, so both it and `scale` are exact
-            // and the division rounds once, as reading the text would.
-            if scaled == scaled.rounded(.towardZero), scaled / scale == magnitude {
-                let digits = UInt64(scaled)
+            // `scaled` is below 10^15 < 2^53: `truncated` is it truncated, and equal to it only
+            // when it is a whole number; then both it and `scale` are exact and the division
+            // rounds once, as reading the text would.
+            let truncated = Int64(scaled)
+            if Double(truncated) == scaled, scaled / scale == magnitude {
+                let digits = UInt64(truncatingIfNeeded: truncated)  // 0 < truncated < 10^15
                 guard digits % 10 != 0 else { return false }  // a shorter text: left to Swift
                 if value.sign == .minus { append("-") }
                 let whole = digits / power
@@ -236,6 +241,21 @@ struct XMLPlistRealText: TextOutputStream {
             scale *= 10
         }
         return false
+    }
+
+    /// False when no text of one to four decimals reads as `magnitude` (0.001 <= magnitude <
+    /// 10^11), in a few instructions where the four tries of ``appendShortDecimal(_:)`` each
+    /// fail only after a multiplication and two conversions (most reals that are not prices).
+    /// If `magnitude` is the double nearest `N / 10^d` for a whole `N` and `d <= 4`, then
+    /// `M = N × 10^(4 - d)` is a whole number and `s = magnitude × 10^4` (rounded) is within
+    /// about 2 × 2^-53 × s (two roundings) of it, well within 2^-51 × s. True
+    /// is not a promise: the tries decide.
+    @inline(__always)
+    static func mayHaveFourDecimals(_ magnitude: Double) -> Bool {
+        let s = magnitude * 10_000  // below 10^15: the conversion truncates exactly
+        let fraction = s - Double(Int64(s))  // exact: in [0, 1)
+        let distance = fraction <= 0.5 ? fraction : 1 - fraction  // exact for fraction >= 0.5
+        return distance <= s * 0x1p-51
     }
 
     mutating func write(_ string: String) {

@@ -14,8 +14,11 @@ import Darwin
 /// It starts at least as large as the bytes already counted, 32 MB or more: glibc serves a
 /// block that large from pages of its own (its largest mmap threshold), which `realloc`
 /// moves (`mremap`) rather than copies, and whose pages beyond the bytes written never become
-/// resident. When `malloc` or `realloc` fails, the sink stops writing and says so
-/// (``failed``); the document is then written in two exact passes instead.
+/// resident. The block is the last large document's when its `Data` has been freed
+/// (``XMLPlistSpareBlock``: pages already resident, no page faults), else a new one; the
+/// `Data` gives it back there when it is freed. When `malloc` or `realloc` fails, the sink
+/// stops writing and says so (``failed``); the document is then written in two exact passes
+/// instead.
 struct XMLPlistGrowingSink: XMLPlistByteSink {
     private var start: UnsafeMutablePointer<UInt8>?
     private var capacity: Int
@@ -24,12 +27,29 @@ struct XMLPlistGrowingSink: XMLPlistByteSink {
     /// Set when memory for a piece could not be had: nothing more is written.
     private(set) var failed = false
 
-    /// A block of `capacity` bytes (at least 1) to start with.
-    init(capacity: Int) {
+    /// Where the block goes back when the document's `Data` is freed.
+    private let spares: XMLPlistSpareBlock
+
+    /// A block of `capacity` bytes (at least 1) to start with, or more: the spare block of
+    /// `spares` when one is kept (grown to `capacity` if smaller), else a new one.
+    init(capacity: Int, spares: XMLPlistSpareBlock = .shared) {
+        self.spares = spares
         let size = max(capacity, 1)
-        let block = malloc(size)
+        var block: UnsafeMutableRawPointer?
+        var blockSize = size
+        if let spare = spares.take() {
+            if spare.capacity >= size {
+                block = spare.block
+                blockSize = spare.capacity
+            } else if let grown = realloc(spare.block, size) {
+                block = grown  // the spare's pages moved, not copied, and still resident
+            } else {
+                free(spare.block)
+            }
+        }
+        if block == nil { block = malloc(size) }
         start = block?.assumingMemoryBound(to: UInt8.self)
-        self.capacity = block == nil ? 0 : size
+        self.capacity = block == nil ? 0 : blockSize
         failed = block == nil
     }
 
@@ -76,16 +96,16 @@ struct XMLPlistGrowingSink: XMLPlistByteSink {
         failed = true
     }
 
-    /// The bytes written, as a `Data` that owns the block (trimmed to them; the sink must
-    /// not be used afterwards), or nil when the sink ``failed``.
+    /// The bytes written, as a `Data` that owns the block and gives it back to the spares
+    /// when it is freed (the sink must not be used afterwards), or nil when the sink
+    /// ``failed``. The block is not trimmed: its pages past the bytes written are not
+    /// resident unless an earlier document wrote them, and the next document may need them.
     mutating func takeData() -> Data? {
         guard !failed, let start else { return nil }
         self.start = nil
+        let size = capacity, spares = self.spares
         capacity = 0
-        // `realloc` to a smaller size keeps the bytes (in place, or moved); if it fails,
-        // the larger block is still valid and is used as it is.
-        let block = UnsafeMutableRawPointer(start)
-        let trimmed = position > 0 ? (realloc(block, position) ?? block) : block
-        return Data(bytesNoCopy: trimmed, count: position, deallocator: .free)
+        return Data(bytesNoCopy: UnsafeMutableRawPointer(start), count: position,
+                    deallocator: .custom { block, _ in spares.giveBack(block, capacity: size) })
     }
 }

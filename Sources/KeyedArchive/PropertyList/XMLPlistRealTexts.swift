@@ -30,20 +30,23 @@ struct XMLPlistRealTexts {
 
     /// Calls `body` with the text of `value` (``XMLPlistRealText``): in the writing pass
     /// straight from the kept texts (no copy before the one into the document).
+    /// The writing pass looks for the real among the kept ones first (a kept real is never a
+    /// quick one), so a kept real pays no failed quick check there, and a real past the kept
+    /// ones pays one, not two.
     @inline(__always)
     mutating func withText<R>(of value: Double, _ body: (UnsafeRawBufferPointer) -> R) -> R {
-        if let quick = XMLPlistRealText.quick(value) { return quick.withBytes(body) }
         let pattern = value.bitPattern
-        if replaying {
+        if replaying, next < bits.count, bits[next] == pattern {
             let index = next
-            guard index < bits.count, bits[index] == pattern else { return XMLPlistRealText(value).withBytes(body) }
             next = index + 1
             let start = index == 0 ? 0 : ends[index - 1]
             let end = ends[index]
             // Bounds: 0 <= start <= end <= texts.count, as they were appended below.
             return texts.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<end])) }
         }
+        if let quick = XMLPlistRealText.quick(value) { return quick.withBytes(body) }
         let text = XMLPlistRealText(notQuick: value)
+        if replaying { return text.withBytes(body) }  // not kept: formatted afresh
         return text.withBytes { bytes in
             texts.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))  // a typed buffer: one copy
             bits.append(pattern)

@@ -58,4 +58,40 @@ struct XMLWriterBuffersTests {
             #expect(XMLPlistRealText.quick(slow) == nil, "\(slow)")
         }
     }
+
+    /// Every real read from a text of one to four decimals (up to 15 significant digits)
+    /// between 0.001 and 10^11 passes the cheap check that turns most other reals away before
+    /// the quick tries (so no real the tries would take is turned away), and every text is
+    /// Swift's. The benchmark's doubles (20 binary decimals) are turned away by the check.
+    @Test func theQuickCheckTurnsAwayNoShortDecimal() {
+        var state: UInt64 = 0x2545_F491
+        func next(_ bound: UInt64) -> UInt64 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (state >> 11) % bound
+        }
+        func expectSwiftsText(_ value: Double) {
+            XMLPlistRealText(value).withBytes { #expect(String(decoding: $0, as: UTF8.self) == Self.expectedReal(value)) }
+        }
+        var powers: [UInt64] = [1]
+        for _ in 1...15 { powers.append(powers[powers.count - 1] * 10) }
+        var checked = 0
+        for _ in 0..<20_000 {
+            let decimals = Int(next(4)) + 1
+            let digits = Int(next(UInt64(16 - decimals))) + decimals  // decimals...15 significant digits
+            let whole = next(powers[digits]) / 10 * 10 + 1 + next(9)  // last digit nonzero
+            let value = Double(whole) / Double(powers[decimals])  // one rounding: the text's value
+            guard value >= 0.001, value < 1e11 else { continue }
+            #expect(XMLPlistRealText.mayHaveFourDecimals(value), "\(whole) / 10^\(decimals)")
+            expectSwiftsText(value)
+            expectSwiftsText(-value)
+            checked += 1
+        }
+        #expect(checked > 10_000)
+        for _ in 0..<20_000 {
+            let value = Double(next(1_000_000)) + Double(next(1 << 19) * 2 + 1) / Double(1 << 20)  // exact
+            #expect(!XMLPlistRealText.mayHaveFourDecimals(value), "\(value)")
+            #expect(XMLPlistRealText.quick(value) == nil, "\(value)")
+            expectSwiftsText(value)
+        }
+    }
 }

@@ -17,12 +17,19 @@ import Darwin
 /// freed; one block is kept (any other is freed), and only up to ``maximumBytes``, glibc's own
 /// largest trim threshold (the free memory it keeps at the top of its heap). So a process
 /// that writes large XML documents keeps at most one block of at most 64 MB after the last
-/// one is freed.
+/// one is freed. This is the policy glibc applies itself to blocks under its mmap threshold
+/// (a freed block's memory stays with the process up to the trim threshold), carried to the
+/// blocks above it. Elsewhere (Apple's allocator, and the memory footprint apps are judged
+/// by) nothing is kept: ``maximumBytes`` is 0 and every block is freed with its `Data`.
 final class XMLPlistSpareBlock: @unchecked Sendable {
     /// The one shared by every large document.
     static let shared = XMLPlistSpareBlock()
-    /// Blocks larger than this are freed, not kept.
+    /// Blocks larger than this are freed, not kept: 64 MB with glibc, else 0 (none kept).
+    #if canImport(Glibc)
     static let maximumBytes = 1 << 26
+    #else
+    static let maximumBytes = 0
+    #endif
 
     // `@unchecked Sendable`: `block` and `capacity` are read and written under `lock` only.
     private let lock = NSLock()

@@ -23,7 +23,7 @@ struct XMLPlistSpareBlockTests {
     }
 
     @Test func aFreedDocumentsBlockIsKeptAndWrittenOverByTheNext() throws {
-        let spares = XMLPlistSpareBlock()
+        let spares = XMLPlistSpareBlock(limit: 1 << 20)
         let first: [(byte: UInt8, count: Int)] = [(1, 5_000), (2, 3_000)]
         do {
             let data = try #require(Self.write(first, capacity: 10_000, spares: spares))
@@ -41,7 +41,7 @@ struct XMLPlistSpareBlockTests {
     }
 
     @Test func aKeptBlockTooSmallIsGrown() throws {
-        let spares = XMLPlistSpareBlock()
+        let spares = XMLPlistSpareBlock(limit: 1 << 20)
         _ = Self.write([(7, 10)], capacity: 16, spares: spares)  // freed at once
         #expect(!spares.isEmpty)
         let pieces: [(byte: UInt8, count: Int)] = [(5, 40_000), (6, 90_000)]

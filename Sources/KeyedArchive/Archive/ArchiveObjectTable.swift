@@ -83,6 +83,9 @@ final class ArchiveObjectTable {
     /// Value types (by metatype address) that are neither special-cased nor classes: the
     /// encoder's memo of its dynamic checks.
     @exclusivity(unchecked) var plainValueTypes = ScalarRefTable()
+    /// How many `Double` fields the objects hold (inline, not entries): the binary writer
+    /// makes room for that many in its table of shared reals at once (see `ArchiveBinaryWriter`).
+    @exclusivity(unchecked) var inlineRealCount = 0
     /// Classes (by metatype address) already seen: 1 for an ``ArchiveReferenceDecodable``
     /// class, 0 for any other (the encoder's memo of that dynamic check).
     @exclusivity(unchecked) var referenceClasses = ScalarRefTable()

@@ -78,6 +78,10 @@ struct ArchiveBinaryWriter {
     init(table: ArchiveObjectTable) {
         self.table = table
         uidRefs = [UInt32](repeating: .max, count: table.count)
+        // Room for every inline real at once: growing one step at a time rehashed each real
+        // several times over. Capped at one key per entry, so that an archive of many
+        // equal reals does not make room for more keys than it has objects.
+        realRefs = ScalarRefTable(capacity: min(table.inlineRealCount, table.count))
     }
 
     /// The file.

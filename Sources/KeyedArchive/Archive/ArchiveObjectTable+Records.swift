@@ -174,6 +174,7 @@ extension ArchiveObjectTable {
     @inline(__always)
     func appendField(key: Int32, _ value: ObjectBox.Value, uid: Int32, hint: Int) {
         let level = openLevel(uid: uid, hint: hint)
+        if case .real = value { inlineRealCount &+= 1 }
         openObjects[level].appendField(key: key, value)
     }
 

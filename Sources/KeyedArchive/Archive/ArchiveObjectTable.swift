@@ -83,6 +83,9 @@ final class ArchiveObjectTable {
     /// Value types (by metatype address) that are neither special-cased nor classes: the
     /// encoder's memo of its dynamic checks.
     @exclusivity(unchecked) var plainValueTypes = ScalarRefTable()
+    /// How many `Double` fields the objects hold (inline, not entries): the binary writer
+    /// makes room for that many in its table of shared reals at once (see `ArchiveBinaryWriter`).
+    @exclusivity(unchecked) var inlineRealCount = 0
     /// Classes (by metatype address) already seen: 1 for an ``ArchiveReferenceDecodable``
     /// class, 0 for any other (the encoder's memo of that dynamic check).
     @exclusivity(unchecked) var referenceClasses = ScalarRefTable()
@@ -299,17 +302,33 @@ final class ArchiveObjectTable {
     /// The key-id caches that keep a container (see KeyedEncodingContainerReuse.swift).
     @exclusivity(unchecked) var keyCachesWithSpares: [KeyIDCache] = []
 
+    /// The CodingKey type last asked for (its metatype's address) and its cache: objects
+    /// of one type often come one after another (a chain of nested values, an array).
+    @exclusivity(unchecked) private var lastKeyCache: (address: UInt64, cache: KeyIDCache?) = (0, nil)
+
     /// The key-id cache of a CodingKey type, its cursor at the first field.
+    @inline(__always)
     func keyCache(for type: Any.Type) -> KeyIDCache {
         let address = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
-        if let index = keyCacheIndex.ref(for: address) {
-            let cache = keyCaches[index]
+        if address == lastKeyCache.address, let cache = lastKeyCache.cache {
             cache.cursor = 0
             return cache
         }
-        let cache = KeyIDCache()
-        keyCacheIndex.insert(address, keyCaches.count)
-        keyCaches.append(cache)
+        return keyCacheLookedUp(address)
+    }
+
+    @inline(never)
+    private func keyCacheLookedUp(_ address: UInt64) -> KeyIDCache {
+        let cache: KeyIDCache
+        if let index = keyCacheIndex.ref(for: address) {
+            cache = keyCaches[index]
+            cache.cursor = 0
+        } else {
+            cache = KeyIDCache()
+            keyCacheIndex.insert(address, keyCaches.count)
+            keyCaches.append(cache)
+        }
+        lastKeyCache = (address, cache)
         return cache
     }
 
@@ -387,6 +406,7 @@ final class ArchiveObjectTable {
         keyIDs = [:]
         keyCaches = []
         keyCacheIndex.release()
+        lastKeyCache = (0, nil)
     }
 
     /// Entries whose storage ``releaseWritten(through:)`` has freed (from UID 0), and how

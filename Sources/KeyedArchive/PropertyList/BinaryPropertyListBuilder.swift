@@ -233,12 +233,22 @@ struct BinaryPropertyListBuilder {
         return ref
     }
 
+    /// The UID object for `value`: one inlined look-up when it is small and seen before.
+    @inline(__always)
     mutating func uid(_ value: UInt64) -> Int {
+        if value < 1 << 20, Int(value) < smallUIDRefs.count, smallUIDRefs[Int(value)] >= 0 { return smallUIDRefs[Int(value)] }
+        return addUID(value)
+    }
+
+    /// ``uid(_:)`` for a UID not in the dense table yet (or too large for it).
+    @inline(never)
+    private mutating func addUID(_ value: UInt64) -> Int {
         if value < 1 << 20 {
             let index = Int(value)
-            if index < smallUIDRefs.count, smallUIDRefs[index] >= 0 { return smallUIDRefs[index] }
             if index >= smallUIDRefs.count {
-                smallUIDRefs.append(contentsOf: repeatElement(-1, count: index + 1 - smallUIDRefs.count))
+                // Grown by half at least (archives number objects upwards), within its bound.
+                let size = Swift.min(Swift.max(index + 1, smallUIDRefs.count + smallUIDRefs.count / 2), 1 << 20)
+                smallUIDRefs.append(contentsOf: repeatElement(-1, count: size - smallUIDRefs.count))
             }
             let ref = appendUID(value)
             smallUIDRefs[index] = ref

@@ -67,7 +67,65 @@ struct XMLPlistBytes: RandomAccessCollection {
         if let base = bytes.base, k >= 0, k <= count &- 40 {
             return differs { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: k &+ $0, as: UInt64.self)) } == 0
         }
-        return differs { word(k &+ $0) } == 0
+        return matchesNearEnd(pattern, at: k)
+    }
+
+    /// ``matches(_:at:)`` where the 40 bytes do not all lie inside the input: word by word
+    /// (out of line, so that the usual case stays small enough to inline).
+    @inline(never)
+    private func matchesNearEnd(_ pattern: MaskedWords, at k: Int) -> Bool {
+        (word(k) ^ pattern.words.0) & pattern.masks.0 | (word(k &+ 8) ^ pattern.words.1) & pattern.masks.1
+            | (word(k &+ 16) ^ pattern.words.2) & pattern.masks.2 | (word(k &+ 24) ^ pattern.words.3) & pattern.masks.3
+            | (word(k &+ 32) ^ pattern.words.4) & pattern.masks.4 == 0
+    }
+
+    /// Three words to compare with the input, and the mask of the bytes that count in each.
+    typealias ShortMaskedWords = (words: (UInt64, UInt64, UInt64), masks: (UInt64, UInt64, UInt64))
+
+    /// Whether the 24 bytes at `k`, masked, are `pattern`'s (as ``matches(_:at:)``).
+    @inline(__always)
+    func matches(_ pattern: ShortMaskedWords, at k: Int) -> Bool {
+        if let base = bytes.base, k >= 0, k <= count &- 24 {
+            @inline(__always) func load(_ offset: Int) -> UInt64 {
+                UInt64(littleEndian: base.loadUnaligned(fromByteOffset: k &+ offset, as: UInt64.self))
+            }
+            return (load(0) ^ pattern.words.0) & pattern.masks.0 | (load(8) ^ pattern.words.1) & pattern.masks.1
+                | (load(16) ^ pattern.words.2) & pattern.masks.2 == 0
+        }
+        return matchesNearEnd(pattern, at: k)
+    }
+
+    @inline(never)
+    private func matchesNearEnd(_ pattern: ShortMaskedWords, at k: Int) -> Bool {
+        (word(k) ^ pattern.words.0) & pattern.masks.0 | (word(k &+ 8) ^ pattern.words.1) & pattern.masks.1
+            | (word(k &+ 16) ^ pattern.words.2) & pattern.masks.2 == 0
+    }
+
+    /// Up to `limit` (at most 19) decimal digits from `start`: their value, below 10^19 < 2^64
+    /// so it cannot overflow, and where the digits end. One range check when all `limit`
+    /// bytes lie inside the input (then the loop reads them directly), else each byte checked.
+    @inline(__always)
+    func decimalDigits(from start: Int, limit: Int) -> (value: UInt64, end: Int) {
+        var value: UInt64 = 0
+        if let base = bytes.base, start >= 0, start <= count &- limit {
+            var k = start
+            let end = start &+ limit
+            while k < end {
+                let digit = base.load(fromByteOffset: k, as: UInt8.self) &- XMLByte.zero
+                guard digit < 10 else { break }
+                value = value &* 10 &+ UInt64(digit)
+                k &+= 1
+            }
+            return (value, k)
+        }
+        var k = start
+        while k < count, k - start < limit {
+            let digit = self[k] &- XMLByte.zero  // checked
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
+            k += 1
+        }
+        return (value, k)
     }
 
     /// The bytes in `range`, clamped to `0..<count`, indexed from 0.

@@ -238,9 +238,14 @@ struct XMLPlistFastReader {
                 let end = try text()
                 i = end
                 try close(Tag.keyClose, count: 6)
-                // A first key `CF$UID` not in the UID form read at `<dict>` (held back by the
-                // general parser until the dictionary turns out to be more): not here.
-                if keyRefs.count == top.keyStart, end - start == 6, matches(Tag.uidKey, count: 6, at: start) { throw Bail() }
+                if keyRefs.count == top.keyStart, end - start == 6, matches(Tag.uidKey, count: 6, at: start) {
+                    // A UID indented otherwise than `<dict>`'s run predicted: the rest of it, or
+                    // (a dictionary that only starts like one) the general parser.
+                    let uid = try uidValueAfterKey()
+                    self.top = outerFrames.popLast()
+                    if let root = try afterValue(builder.uid(uid)) { return root }
+                    continue
+                }
                 keyRefs.push(strings.ref(input, start, end, builder: &builder))
                 try nextTag()
                 continue
@@ -251,7 +256,7 @@ struct XMLPlistFastReader {
                 if w & 0xFFFF_FFFF_FFFF == Tag.dictOpen {
                     try checkDepth()
                     i += 6
-                    if let uid = try uidValue() {
+                    if let uid = uidValueInUsualForm() {
                         ref = builder.uid(uid)
                     } else {
                         open(Frame(isDictionary: true, keyStart: keyRefs.count, valueStart: valueRefs.count))
@@ -363,22 +368,18 @@ struct XMLPlistFastReader {
         }
     }
 
-    /// After `<dict>`: when the dictionary is `<key>CF$UID</key>` and a plain decimal
-    /// `<integer>` in `0...UInt32.max` (how XML spells a keyed-archive UID), reads it up to its
-    /// `</dict>` and returns the number. Nil (with `i` unchanged) when the first thing inside
-    /// is not that key; bails when it is, but the rest is not in this form.
-    private mutating func uidValue() throws(Bail) -> UInt64? {
-        if let value = uidValueInUsualForm() { return value }
-        // Any other whitespace between the tags: skipped run by run.
+    /// After a dictionary's first key `CF$UID` (the dictionary open, with no key or value
+    /// yet): a plain decimal `<integer>` in `0...UInt32.max` and the dictionary's end, with
+    /// any whitespace between them (how XML spells a keyed-archive UID), returning the
+    /// number with `i` past `</dict>`. Anything else bails: the general parser holds such a
+    /// key back until the dictionary turns out to be more than a UID.
+    private mutating func uidValueAfterKey() throws(Bail) -> UInt64 {
         var k = skipWhitespace(from: i)
-        guard matches(Tag.uidKeyHead, count: 8, at: k), matches(Tag.uidKeyTail, count: 8, at: k + 8),
-              matches(0x3E, count: 1, at: k + 16) else { return nil }
-        k = skipWhitespace(from: k + 17)
         guard matches(Tag.integerOpen, count: 8, at: k), matches(0x3E, count: 1, at: k + 8) else { throw Bail() }
         k += 9
         let digitsStart = k
         let value: UInt64
-        (value, k) = decimalDigits(from: k, limit: 10)
+        (value, k) = input.decimalDigits(from: k, limit: 10)
         guard k > digitsStart, value <= UInt64(UInt32.max) else { throw Bail() }
         guard matches(Tag.integerClose, count: 8, at: k), matches(0x3E72, count: 2, at: k + 8) else { throw Bail() }
         k = skipWhitespace(from: k + 10)
@@ -387,33 +388,20 @@ struct XMLPlistFastReader {
         return value
     }
 
-    /// ``uidValue()`` when the UID is indented as writers do after the last run skipped
-    /// (``XMLPlistUIDForms``): a few word comparisons and the digits. Nil (with `i`
-    /// unchanged) when the bytes are anything else, for ``uidValue()`` to read them.
+    /// After `<dict>`: the UID when the dictionary is one, indented as writers do after the
+    /// last run skipped (``XMLPlistUIDForms``): a few word comparisons and the digits. Nil
+    /// (with `i` unchanged) when the bytes are anything else: the dictionary is then read
+    /// as any other, and a first key `CF$UID` finishes the UID (``uidValueAfterKey()``).
     @inline(__always) private mutating func uidValueInUsualForm() -> UInt64? {
         guard uidForms.select(after: lastRun, length: lastRunLength), uidForms.matchesHead(input, at: i) else { return nil }
         let digitsStart = i &+ uidForms.headCount
-        let (value, end) = decimalDigits(from: digitsStart, limit: 10)
+        let (value, end) = input.decimalDigits(from: digitsStart, limit: 10)
         guard end > digitsStart, value <= UInt64(UInt32.max), uidForms.matchesTail(input, at: end) else { return nil }
         i = end &+ uidForms.tailCount
         return value
     }
 
     // MARK: Scalars
-
-    /// Reads up to `limit` (at most 19) decimal digits from `start`: their value, below
-    /// 10^19 < 2^64 so it cannot overflow, and where the digits end.
-    @inline(__always) private func decimalDigits(from start: Int, limit: Int) -> (value: UInt64, end: Int) {
-        var k = start
-        var value: UInt64 = 0
-        while k < n, k - start < limit {
-            let c = byte(k)  // k < n
-            guard XMLByte.isDigit(c) else { break }
-            value = value &* 10 &+ UInt64(c &- XMLByte.zero)
-            k += 1
-        }
-        return (value, k)
-    }
 
     /// A plain decimal `<integer>` (optional `-`, up to 20 digits, within 64 bits) after its
     /// start tag; anything else (spaces, `+`, hexadecimal, wider values) bails.
@@ -426,7 +414,7 @@ struct XMLPlistFastReader {
         }
         let digitsStart = k
         var magnitude: UInt64
-        (magnitude, k) = decimalDigits(from: k, limit: 19)
+        (magnitude, k) = input.decimalDigits(from: k, limit: 19)
         if k < n, XMLByte.isDigit(byte(k)) {  // k < n
             // A 20th digit, checked.
             let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)

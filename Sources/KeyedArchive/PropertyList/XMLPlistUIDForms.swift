@@ -18,7 +18,7 @@ struct XMLPlistUIDForms {
         /// The run and the `<` after it, as ``XMLPlistFastReader`` keeps its last run.
         var run: UInt64 = 0
         var head: XMLPlistBytes.MaskedWords = ((0, 0, 0, 0, 0), (0, 0, 0, 0, 0))
-        var tail: XMLPlistBytes.MaskedWords = ((0, 0, 0, 0, 0), (0, 0, 0, 0, 0))
+        var tail: XMLPlistBytes.ShortMaskedWords = ((0, 0, 0), (0, 0, 0))
         /// Bytes from the end of `<dict>` to the digits (0: no form made).
         var headCount = 0
         /// Bytes from the end of the digits to the end of `</dict>`.
@@ -68,7 +68,10 @@ struct XMLPlistUIDForms {
         whitespace.append(whitespace[length - 1])  // one level deeper
         let head = whitespace + Array("<key>CF$UID</key>".utf8) + whitespace + Array("<integer>".utf8)
         let tail = Array("</integer>".utf8) + runBytes + Array("</dict>".utf8)
-        return UsualForm(run: run, head: maskedWords(head), tail: maskedWords(tail), headCount: head.count, tailCount: tail.count)
+        let tailWords = maskedWords(tail)  // at most 10 + 6 + 7 = 23 bytes: three words
+        return UsualForm(run: run, head: maskedWords(head), tail: ((tailWords.words.0, tailWords.words.1, tailWords.words.2),
+                                                                   (tailWords.masks.0, tailWords.masks.1, tailWords.masks.2)),
+                         headCount: head.count, tailCount: tail.count)
     }
 
     /// `bytes` (at most 40) as five little-endian words, zeros past the end, each with the

@@ -217,6 +217,37 @@ struct FastPathEquivalenceTests {
         #expect(refs.count > 100)
     }
 
+    /// The binary builder gives each UID value one object, whatever order they come in
+    /// (its dense table grown for small values upwards, downwards and in jumps; large ones
+    /// apart), and the finished property list reads each back as that UID.
+    @Test func builderUniquesUIDs() throws {
+        var builder = BinaryPropertyListBuilder()
+        var refs: [UInt64: Int] = [:]
+        var state: UInt64 = 11
+        var values: [UInt64] = Array(0..<300) + (0..<300).reversed() + [5_000, 1 << 20 - 1, 1 << 20, UInt64(UInt32.max), 7, 1 << 20]
+        for i in 0..<3_000 {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            values.append(i % 2 == 0 ? state >> 45 : state >> 32)
+        }
+        var children: [Int] = []
+        for value in values {
+            let ref = builder.uid(value)
+            if let earlier = refs[value] {
+                #expect(earlier == ref)
+            } else {
+                #expect(!refs.values.contains(ref))
+                refs[value] = ref
+            }
+            children.append(ref)
+        }
+        let top = builder.array(children)
+        let plist = try BinaryPropertyList(bytes: builder.finish(top: top))
+        for (value, ref) in refs.prefix(500) {
+            #expect(try plist.value(at: ref) == .uid(value))
+        }
+        #expect(refs.count > 3_000)
+    }
+
     /// ScalarRefTable finds what it stored and nothing else, across growth.
     @Test func scalarRefTable() {
         var table = ScalarRefTable()

@@ -89,8 +89,27 @@ final class _ArchiveDecoder: Decoder {
     /// The slot for a value stored at plist reference `ref` inside object `owner`.
     @inline(__always)
     func slot(forValueAt ref: Int, owner: Int) throws -> ArchiveSlot {
+        if let slot = quickSlot(forValueAt: ref, owner: owner) { return slot }
         if let uid = try self.uid(at: ref) { return .uid(uid) }
         return .inline(ref: ref, owner: owner)
+    }
+
+    /// ``slot(forValueAt:owner:)`` for the values it meets almost always, without its
+    /// errors on the way: a value that is not a UID, or a UID of at most 8 bytes that lies
+    /// before the offset table and names an entry of `$objects`. Nil for anything else (a
+    /// bad reference or offset, a UID out of range or too wide), which ``uid(at:)`` then
+    /// reads, throwing what it always threw.
+    @inline(__always)
+    func quickSlot(forValueAt ref: Int, owner: Int) -> ArchiveSlot? {
+        guard let start = plist.checkedOffset(of: ref) else { return nil }
+        // `start` < offsetTableStart ≤ the byte count (checkedOffset).
+        let marker = plist.bytes[start]
+        guard marker >> 4 == 0x8 else { return .inline(ref: ref, owner: owner) }
+        let size = Int(marker & 0x0F) &+ 1
+        guard size <= 8, start &+ 1 &+ size <= plist.offsetTableStart else { return nil }
+        let uid = plist.bytes.bigEndian(at: start &+ 1, size: size)
+        guard uid < UInt64(objects.count) else { return nil }
+        return .uid(Int(uid))
     }
 
     /// The UID stored at plist reference `ref`, or `nil` when the object there is not a UID

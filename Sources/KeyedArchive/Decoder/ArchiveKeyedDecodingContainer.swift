@@ -50,15 +50,18 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// The slot of `key`, or nil when the object has no such key.
     @inline(__always)
     func find(_ key: Key) throws -> ArchiveSlot? {
+        let name = key.stringValue
         do {
-            return try find(stringValue: key.stringValue, intValue: key.intValue)
+            if let slot = try core.knownField(name) { return slot }
+            return try find(stringValue: name, key: key)
         } catch {
             throw decoder.readingFailure(error, slot: .uid(uid), at: path.appending(key))
         }
     }
 
-    private func find(stringValue: String, intValue: Int?) throws -> ArchiveSlot? {
-        if decoder.state.options.convertsKeys, Key.self != ArchiveCodingKey.self { return try findConverted(stringValue) }
+    /// ``find(_:)`` when the Key type's cache does not know where the key is.
+    private func find(stringValue: String, key: Key) throws -> ArchiveSlot? {
+        if keyRefs.convertsKeys { return try findConverted(stringValue) }
         switch layout {
         case .fields(let keys, let values):
             // A user key that begins with `$` is stored escaped (`$$0`) by Foundation and by
@@ -70,6 +73,8 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
                     ?? (stringValue != "$class" ? fieldPosition(stringValue, keys: keys) : nil)
             } else {
                 found = try fieldPosition(stringValue, keys: keys)
+                // Where the next object of this Key type will most likely have it.
+                if let found { keyRefs.record(stringValue, ref: try decoder.plist.ref(keys, found), position: found) }
             }
             guard let index = found else { return nil }
             return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
@@ -77,7 +82,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             if let keyTexts {
                 // By text, then (a CodingKey whose stringValue is not the digits) by integer.
                 guard let index = try textPosition(stringValue, keys: keys, texts: keyTexts)
-                        ?? intValue.flatMap({ wanted in keyTexts.firstIndex { $0.integer == wanted } })
+                        ?? key.intValue.flatMap({ wanted in keyTexts.firstIndex { $0.integer == wanted } })
                 else { return nil }
                 return try decoder.slot(forValueAt: try decoder.entryRef(values, index), owner: uid)
             }
@@ -190,7 +195,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     var allKeys: [Key] {
-        if decoder.state.options.convertsKeys, Key.self != ArchiveCodingKey.self { return convertedAllKeys }
+        if keyRefs.convertsKeys { return convertedAllKeys }
         let plist = decoder.plist
         var result: [Key] = []
         switch layout {
@@ -353,4 +358,23 @@ final class ArchiveKeyedContainerCore {
 
     /// The coding path as a node, made once for the container's nested values and errors.
     var node: CodingPathNode { path.settle() }
+
+    /// The slot of the field whose user key is `name` when the Key type's cache knows
+    /// where it is (see ``KeyRefCache/knownPosition(of:keys:bytes:refSize:)``); nil when it
+    /// does not (the caller then searches: nil says nothing about the key being absent).
+    /// Not generic: the same code for every Key type, and no key conversion (a Key type
+    /// whose keys are converted never has positions remembered).
+    @inline(never)
+    func knownField(_ name: String) throws -> ArchiveSlot? {
+        guard case .fields(let keys, let values) = layout else { return nil }
+        // No call until the slot is known, so the decoder is read, not retained.
+        let decoder = self.decoder
+        let bytes = decoder.plist.bytes, refSize = decoder.plist.refSize
+        let position = keyRefs.knownPosition(of: name, keys: keys, bytes: bytes, refSize: refSize)
+        guard position >= 0 else { return nil }
+        // The value's reference, read as `plist.ref` reads it (the list lies in range).
+        let ref = bytes.bigEndian(at: values.start &+ position &* refSize, size: refSize)
+        if ref < UInt64(decoder.plist.objectCount), let slot = decoder.quickSlot(forValueAt: Int(ref), owner: uid) { return slot }
+        return try decoder.slot(forValueAt: try decoder.plist.ref(values, position), owner: uid)
+    }
 }

@@ -66,7 +66,7 @@ extension _ArchiveDecoder {
             cache.cursor = 0
             return cache
         }
-        let cache = KeyRefCache()
+        let cache = KeyRefCache(convertsKeys: state.options.convertsKeys && type != ArchiveCodingKey.self)
         state.keyRefCacheIndex.insert(address, state.keyRefCaches.count)
         state.keyRefCaches.append(cache)
         return cache
@@ -105,15 +105,24 @@ extension _ArchiveDecoder {
 }
 
 /// The plist references of the key strings one CodingKey type has matched, in the order
-/// they were asked for. Writers store each key string once, so the next object of the same
-/// type almost always holds the same references: finding a field is then comparing
-/// integers, not bytes. Only ever a hint: a reference not among an object's keys falls
-/// back to comparing bytes, so archives whose key strings are not shared read the same.
+/// they were asked for, and where each sat among the keys of the object it was found in.
+/// Writers store each key string once, so the next object of the same type almost always
+/// holds the same references at the same positions: finding a field is then reading one
+/// reference and comparing it, not scanning (``knownPosition(of:keys:bytes:refSize:)``).
+/// Only ever a hint: a reference not among an object's keys falls back to comparing
+/// bytes, so archives whose key strings are not shared read the same.
 final class KeyRefCache {
     /// Keys remembered per type, at most (dynamic keys stop being remembered).
     static let limit = 32
+    /// What is remembered for one key name: the key string's reference, and its position
+    /// among the keys of the object it was last found in by that name as the user's key
+    /// (-1 when not known: a name only ever looked up in its escaped form, or by another path).
+    struct Spot {
+        var ref: Int
+        var position: Int
+    }
     @exclusivity(unchecked) private var names: [String] = []
-    @exclusivity(unchecked) private var refs: [Int] = []
+    @exclusivity(unchecked) private var spots: [Spot] = []
     /// Where the next key is expected.
     @exclusivity(unchecked) var cursor = 0
     /// The last `KeyedDecodingContainer` handed out for this Key type, to hand out again
@@ -121,6 +130,14 @@ final class KeyRefCache {
     @exclusivity(unchecked) var spare = SpareContainer<ArchiveKeyedContainerCore>()
     /// The last objects of this Key type opened in full (see `KeyedObjectMemo.swift`).
     @exclusivity(unchecked) var opened = KeyedObjectMemo()
+    /// Whether this Key type's keys are converted (a key decoding strategy other than
+    /// `.useDefaultKeys`, and a Key type other than the decoder's own): decided once per
+    /// decode, not per lookup. Such keys never have positions remembered.
+    let convertsKeys: Bool
+
+    init(convertsKeys: Bool = false) {
+        self.convertsKeys = convertsKeys
+    }
 
     /// The reference last matched for `name`, if any (looked for at the cursor first).
     @inline(__always)
@@ -128,7 +145,7 @@ final class KeyRefCache {
         let position = cursor
         if position < names.count, names[position] == name {
             cursor = position + 1
-            return refs[position]
+            return spots[position].ref
         }
         return refMissed(name)
     }
@@ -137,21 +154,47 @@ final class KeyRefCache {
     private func refMissed(_ name: String) -> Int? {
         for index in names.indices where names[index] == name {
             cursor = index + 1
-            return refs[index]
+            return spots[index].ref
         }
         return nil
     }
 
-    /// Remembers that `name` matched the key string at plist reference `ref`.
-    func record(_ name: String, ref: Int) {
+    /// The position of the user key `name` among an object's `keys` (its fields), when the
+    /// key expected at the cursor is `name` and the key reference it matched last is at the
+    /// position it had then; -1 otherwise (the caller then searches). The position is read
+    /// from the object's own keys, so a stale hint is never believed: `keys` lies in range
+    /// (checked when the object was read), and a reference equal to one matched before is
+    /// the same key string, which appears once among an object's keys (repeated keys are
+    /// resolved when the property list is read).
+    @inline(__always)
+    func knownPosition(of name: String, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
+        let index = cursor
+        guard index < names.count, index < spots.count, names[index] == name else { return -1 }
+        let spot = spots[index]
+        guard spot.position >= 0, spot.position < keys.count,
+              bytes.bigEndian(at: keys.start &+ spot.position &* refSize, size: refSize) == UInt64(truncatingIfNeeded: spot.ref)
+        else { return -1 }
+        cursor = index &+ 1
+        return spot.position
+    }
+
+    /// Remembers that `name` matched the key string at plist reference `ref`, at
+    /// `position` among the object's keys when it is the user's key as it is (see
+    /// ``knownPosition(of:keys:bytes:refSize:)``; -1 otherwise).
+    func record(_ name: String, ref: Int, position: Int = -1) {
+        let last = cursor &- 1
+        if last >= 0, last < names.count, names[last] == name {
+            spots[last] = Spot(ref: ref, position: position)
+            return
+        }
         for index in names.indices where names[index] == name {
-            refs[index] = ref
+            spots[index] = Spot(ref: ref, position: position)
             cursor = index + 1
             return
         }
         guard names.count < Self.limit else { return }
         names.append(name)
-        refs.append(ref)
+        spots.append(Spot(ref: ref, position: position))
         cursor = names.count
     }
 }

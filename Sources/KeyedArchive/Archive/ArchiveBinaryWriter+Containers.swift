@@ -14,6 +14,7 @@ extension ArchiveBinaryWriter {
         var values = FileSink()
     }
 
+    @inline(__always)
     mutating func openContainer(isDictionary: Bool, count: Int) -> OpenContainer {
         var open = OpenContainer(start: containers.position, isDictionary: isDictionary, count: count)
         if writing {
@@ -29,6 +30,7 @@ extension ArchiveBinaryWriter {
     }
 
     /// Numbers a container opened with ``openContainer(isDictionary:count:)``.
+    @inline(__always)
     mutating func closeContainer(_ open: OpenContainer) -> Int {
         let ref = next
         next += 1

@@ -23,13 +23,20 @@ extension ArchiveBinaryWriter {
         return ref
     }
 
+    /// Inline: the second pass usually reads a logged reference back (see `replayedLookup()`).
+    @inline(__always)
     mutating func integer(_ value: Int64) -> Int {
-        if let logged = replayedLookup(), logged != next { return logged }
+        if let logged = replayedLookup() { return logged != next ? logged : newInteger(value) }
+        return lookUpInteger(value)
+    }
+
+    @inline(never)
+    mutating func lookUpInteger(_ value: Int64) -> Int {
         let key = UInt64(bitPattern: value)
-        if !writing || lookups == nil, let ref = integerRefs.ref(for: key), !(writing && ref == next) { return logged(ref) }
-        let ref = newInteger(value)
-        if !writing { integerRefs.insert(key, ref) }
-        return logged(ref)
+        // First pass: one probe finds the number, or stores it as the object numbered next.
+        if !writing { return logged(integerRefs.refOrInsert(key, next) ?? newInteger(value)) }
+        if lookups == nil, let ref = integerRefs.ref(for: key), ref != next { return ref }
+        return newInteger(value)
     }
 
     mutating func unsignedInteger(_ value: UInt64) -> Int {
@@ -56,12 +63,19 @@ extension ArchiveBinaryWriter {
         return ref
     }
 
+    /// Inline, as ``integer(_:)``.
+    @inline(__always)
     mutating func real(_ bits: UInt64) -> Int {
-        if let logged = replayedLookup(), logged != next { return logged }
-        if !writing || lookups == nil, let ref = realRefs.ref(for: bits), !(writing && ref == next) { return logged(ref) }
-        let ref = newReal(bits)
-        if !writing { realRefs.insert(bits, ref) }
-        return logged(ref)
+        if let logged = replayedLookup() { return logged != next ? logged : newReal(bits) }
+        return lookUpReal(bits)
+    }
+
+    @inline(never)
+    mutating func lookUpReal(_ bits: UInt64) -> Int {
+        // As in `lookUpInteger(_:)`.
+        if !writing { return logged(realRefs.refOrInsert(bits, next) ?? newReal(bits)) }
+        if lookups == nil, let ref = realRefs.ref(for: bits), ref != next { return ref }
+        return newReal(bits)
     }
 
     mutating func float(_ bits: UInt32) -> Int {
@@ -99,21 +113,35 @@ extension ArchiveBinaryWriter {
         return ref
     }
 
+    /// Inline: a UID is one read of `uidRefs`, and a new one a few stores; only a UID whose
+    /// reference does not fit there (`largeUIDRefs`) is looked up out of line.
+    @inline(__always)
     mutating func uid(_ value: Int32) -> Int {
-        let index = Int(value)
-        let known = uidRefs[index]
+        let known = uidRefs[Int(value)]
         if known != .max {
-            let ref = Int(known)
-            if !(writing && ref == next) { return ref }
-        } else if !largeUIDRefs.isEmpty, let ref = largeUIDRefs[value], !(writing && ref == next) {
-            return ref
+            if !writing || Int(known) != next { return Int(known) }
+        } else if !largeUIDRefs.isEmpty {
+            return largeUID(value)
         }
+        return newUID(value)
+    }
+
+    /// A UID kept in `largeUIDRefs`, or one not numbered yet.
+    @inline(never)
+    mutating func largeUID(_ value: Int32) -> Int {
+        if let ref = largeUIDRefs[value], !(writing && ref == next) { return ref }
+        return newUID(value)
+    }
+
+    /// A UID object numbered (first pass) or written (second) here.
+    @inline(__always)
+    mutating func newUID(_ value: Int32) -> Int {
         let unsigned = UInt64(UInt32(bitPattern: value))
         let ref = beginScalar(size: BinaryPlistEncoding.uidSize(unsigned))
         if writing {
             BinaryPlistEncoding.putUID(unsigned, into: &scalars)
         } else if let small = UInt32(exactly: ref), small != .max {
-            uidRefs[index] = small
+            uidRefs[Int(value)] = small
         } else {
             largeUIDRefs[value] = ref
         }

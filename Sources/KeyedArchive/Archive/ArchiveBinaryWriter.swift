@@ -139,6 +139,9 @@ struct ArchiveBinaryWriter {
         let keysKey = string("NS.keys")
         // Read in the table itself (no copy), which the second pass frees as it goes.
         let entries = table.count
+        // Moved from record to record: one in the chunk of the one before is read without
+        // a new reference to the chunk (see `ChunkedBytes.move(_:to:)`).
+        var reader = ObjectRecord.Cursor([], at: 0, chunk: -1)
         for index in 0..<entries {
             let payload = table.payloads[index]
             let kind = table.kinds[index]
@@ -153,8 +156,8 @@ struct ArchiveBinaryWriter {
             case .float: ref = float(UInt32(truncatingIfNeeded: payload))
             case .bool: ref = bool(payload != 0)
             case .data:
-                var cursor = table.arena.cursor(at: payload)
-                ref = data(cursor.dataRange(), of: cursor)
+                table.arena.move(&reader, to: payload)
+                ref = data(reader.dataRange(), of: reader)
             case .classEntry:
                 let entry = table.classEntries[Int(payload)]
                 childValues.removeAll(keepingCapacity: true)
@@ -163,11 +166,16 @@ struct ArchiveBinaryWriter {
                 let name = string(entry.name)
                 ref = container(isDictionary: true, keys: [classesKey, classNameKey], values: [list, name])
             case .fields, .array, .dictionary:
-                ref = object(at: payload, kind: kind, keys: (classKey, objectsKey, keysKey))
+                table.arena.move(&reader, to: payload)
+                ref = object(&reader, kind: kind, keys: (classKey, objectsKey, keysKey))
             }
             if writing {
                 Self.putRef(ref, size: refSize, into: &objectsChildren)
-                if index & 2_047 == 2_047 { releaseWritten(through: index) }
+                if index & 2_047 == 2_047 {
+                    // The chunks about to be freed must be the table's alone.
+                    reader = ObjectRecord.Cursor([], at: 0, chunk: -1)
+                    releaseWritten(through: index)
+                }
             }
         }
         if !writing { objectsArrayAt = (markerBytes, childRefs) }
@@ -191,8 +199,8 @@ struct ArchiveBinaryWriter {
     }
 
     /// An object's dictionary: `$class` and its fields, `NS.objects`, or `NS.keys` and `NS.objects`.
-    mutating func object(at address: UInt64, kind: ArchiveObjectTable.EntryKind, keys: (class: Int, objects: Int, keys: Int)) -> Int {
-        var cursor = table.arena.cursor(at: address)
+    /// `cursor` is at the object's record.
+    mutating func object(_ cursor: inout ObjectRecord.Cursor, kind: ArchiveObjectTable.EntryKind, keys: (class: Int, objects: Int, keys: Int)) -> Int {
         let classRef = uid(cursor.classUID())
         let count = Int(cursor.varint())
         switch kind {
@@ -235,9 +243,11 @@ struct ArchiveBinaryWriter {
     /// An array of `count` UID objects read from `cursor` (written in place, as above).
     mutating func uidArray(_ cursor: inout ObjectRecord.Cursor, count: Int) -> Int {
         var open = openContainer(isDictionary: false, count: count)
-        for _ in 0..<count {
-            let ref = uid(cursor.uid())
-            if writing { Self.putRef(ref, size: refSize, into: &open.values) }
+        // A loop per pass: an array can hold a million UIDs.
+        if writing {
+            for _ in 0..<count { Self.putRef(uid(cursor.uid()), size: refSize, into: &open.values) }
+        } else {
+            for _ in 0..<count { _ = uid(cursor.uid()) }
         }
         return closeContainer(open)
     }

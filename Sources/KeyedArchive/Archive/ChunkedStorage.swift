@@ -104,7 +104,24 @@ struct ChunkedBytes {
     /// A cursor at `address`.
     @inline(__always)
     func cursor(at address: UInt64) -> ObjectRecord.Cursor {
-        let chunk = Int(address >> Self.offsetBits)
-        return ObjectRecord.Cursor(chunks[chunk], at: Int(address & (1 << Self.offsetBits - 1)), chunk: chunk)
+        let (chunk, offset) = Self.split(address)
+        return ObjectRecord.Cursor(chunks[chunk], at: offset, chunk: chunk)
+    }
+
+    /// Moves `cursor` to `address`: in place when that is in the chunk `cursor` reads (no
+    /// new reference to the chunk, so no retain and release), else onto its chunk.
+    @inline(__always)
+    func move(_ cursor: inout ObjectRecord.Cursor, to address: UInt64) {
+        let (chunk, offset) = Self.split(address)
+        if chunk == cursor.chunk {
+            cursor.position = offset
+        } else {
+            cursor = ObjectRecord.Cursor(chunks[chunk], at: offset, chunk: chunk)
+        }
+    }
+
+    @inline(__always)
+    private static func split(_ address: UInt64) -> (chunk: Int, offset: Int) {
+        (Int(address >> offsetBits), Int(address & (1 << offsetBits - 1)))
     }
 }

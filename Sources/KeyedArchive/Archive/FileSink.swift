@@ -47,6 +47,17 @@ struct FileSink: BinaryPlistSink {
             buffer[at &+ 1] = UInt8(truncatingIfNeeded: value >> 16)
             buffer[at &+ 2] = UInt8(truncatingIfNeeded: value >> 8)
             buffer[at &+ 3] = UInt8(truncatingIfNeeded: value)
+        case 8:
+            // Reals, dates and wide integers: spelled out, as the widths above (the loop
+            // below took about 50 instructions; these stores become one).
+            buffer[at] = UInt8(truncatingIfNeeded: value >> 56)
+            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value >> 48)
+            buffer[at &+ 2] = UInt8(truncatingIfNeeded: value >> 40)
+            buffer[at &+ 3] = UInt8(truncatingIfNeeded: value >> 32)
+            buffer[at &+ 4] = UInt8(truncatingIfNeeded: value >> 24)
+            buffer[at &+ 5] = UInt8(truncatingIfNeeded: value >> 16)
+            buffer[at &+ 6] = UInt8(truncatingIfNeeded: value >> 8)
+            buffer[at &+ 7] = UInt8(truncatingIfNeeded: value)
         default:
             var index = at
             var shift = size * 8

@@ -165,18 +165,34 @@ enum ObjectRecord {
             }
         }
 
+        /// One range check for the four bytes, then one load.
         @inline(__always)
         mutating func le32() -> UInt32 {
+            guard position >= 0, position &+ 4 <= bytes.count else { return le32ByBytes() }
+            let at = position
+            position = at &+ 4
+            return UInt32(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt32.self) })
+        }
+
+        /// ``le32()`` a byte at a time (the array's checks then stop a read past the record).
+        @inline(never)
+        mutating func le32ByBytes() -> UInt32 {
             let value = UInt32(bytes[position]) | UInt32(bytes[position + 1]) << 8
                 | UInt32(bytes[position + 2]) << 16 | UInt32(bytes[position + 3]) << 24
             position += 4
             return value
         }
 
+        /// As ``le32()``.
         @inline(__always)
         mutating func le64() -> UInt64 {
-            let low = UInt64(le32())
-            return low | UInt64(le32()) << 32
+            guard position >= 0, position &+ 8 <= bytes.count else {
+                let low = UInt64(le32ByBytes())
+                return low | UInt64(le32ByBytes()) << 32
+            }
+            let at = position
+            position = at &+ 8
+            return UInt64(littleEndian: bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: UInt64.self) })
         }
 
         /// The class UID at the start of a record.

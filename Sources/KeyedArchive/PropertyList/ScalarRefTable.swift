@@ -88,9 +88,35 @@ struct ScalarRefTable {
 
     /// Stores `ref` (non-negative) for `key`, which the caller has just looked up and not found.
     mutating func insert(_ key: UInt64, _ ref: Int) {
-        if (count + 1) * 4 > (mask + 1) * 3 { grow() }
+        if isFullForOneMore { grow() }
         place(key, storedWord(for: ref, key: key))
         count += 1
+    }
+
+    /// Whether one more key would fill the table past three quarters.
+    private var isFullForOneMore: Bool { (count + 1) * 4 > (mask + 1) * 3 }
+
+    /// The reference stored for `key`; when there is none, stores `ref` (non-negative) for
+    /// it and returns nil: ``ref(for:)`` then ``insert(_:_:)`` in one probe.
+    @inline(__always)
+    mutating func refOrInsert(_ key: UInt64, _ ref: Int) -> Int? {
+        var index = slot(for: key)
+        while true {
+            let base = index &* 3
+            let stored = words[base]
+            if stored == Self.empty {
+                // Growing moves every key: then `insert` probes the new table again.
+                if isFullForOneMore {
+                    insert(key, ref)
+                } else {
+                    fill(base, storedWord(for: ref, key: key), key)
+                    count += 1
+                }
+                return nil
+            }
+            if self.key(at: base) == key { return stored == Self.aside ? large[key] : Int(stored) &- 1 }
+            index = (index &+ 1) & mask
+        }
     }
 
     /// Replaces the reference stored for `key`; changes nothing when `key` is not stored.
@@ -114,7 +140,12 @@ struct ScalarRefTable {
     private mutating func place(_ key: UInt64, _ stored: UInt32) {
         var index = slot(for: key)
         while words[index &* 3] != Self.empty { index = (index &+ 1) & mask }
-        let base = index &* 3
+        fill(index &* 3, stored, key)
+    }
+
+    /// Sets the empty slot whose first word is `words[base]`.
+    @inline(__always)
+    private mutating func fill(_ base: Int, _ stored: UInt32, _ key: UInt64) {
         words[base] = stored
         words[base &+ 1] = UInt32(truncatingIfNeeded: key)
         words[base &+ 2] = UInt32(truncatingIfNeeded: key >> 32)

@@ -234,6 +234,9 @@ final class _ArchiveDecoder: Decoder {
         if T.self == Int.self { return unsafeBitCast(try unboxInteger(Int.self, from: slot, at: path().node), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try unboxDouble(from: slot, at: path().node), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try unboxBool(from: slot, at: path().node), to: T.self) }
+        // NSDate and NSUUID objects of the shape learned in this decode, as one leaf each.
+        if T.self == Date.self, let date = fastDate(slot) { return unsafeBitCast(date, to: T.self) }
+        if T.self == UUID.self, let uuid = fastUUID(slot) { return unsafeBitCast(uuid, to: T.self) }
         let traits = self.traits(of: T.self)
         if let optional = traits.optional {
             // nil, or the wrapped type decoded here with all its checks (identity, strict names).

@@ -60,6 +60,10 @@ final class ArchiveDecodingState {
     /// (A seeded table of positions in `classChainList`: cheaper per object than `Hasher`.)
     @exclusivity(unchecked) var classChains = ScalarRefTable()
     @exclusivity(unchecked) var classChainList: [ArchivedClassChain] = []
+    /// The shapes of NSDate and NSUUID objects, once the general reader has read one
+    /// (see `FoundationLeafObjects.swift`).
+    @exclusivity(unchecked) var dateShape = FoundationLeafShape()
+    @exclusivity(unchecked) var uuidShape = FoundationLeafShape()
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
@@ -113,6 +117,14 @@ final class ArchiveDecodingState {
         guard open[word] & bit == 0 else { return false }
         open[word] |= bit
         return true
+    }
+
+    /// Whether plist reference `ref` is open (see ``enter(_:objectCount:)``), for a reader
+    /// that does not enter it (a leaf object read in place) but must not read it in a cycle.
+    @inline(__always)
+    func isOpen(_ ref: Int) -> Bool {
+        guard ref >= 0, ref < openLimit else { return false }
+        return open[ref >> 6] & (1 << UInt64(ref & 63)) != 0
     }
 
     @inline(__always)

@@ -136,6 +136,12 @@ final class _ArchiveDecoder: Decoder {
         try BinaryPropertyList.object(ref, inPlace: &plist)
     }
 
+    /// `plist.dataRange(ref)`, read in place (see ``readObject(_:)``).
+    @inline(__always)
+    func readDataRange(_ ref: Int) -> Range<Int>? {
+        BinaryPropertyList.dataRange(ref, inPlace: &plist)
+    }
+
     /// The plist reference a slot stands for (`$objects[uid]` for a UID).
     @inline(__always)
     func plistRef(of slot: ArchiveSlot) throws -> Int {

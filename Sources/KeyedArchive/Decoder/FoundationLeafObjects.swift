@@ -58,7 +58,7 @@ extension _ArchiveDecoder {
     @inline(never)
     func fastUUID(_ slot: ArchiveSlot) -> UUID? {
         guard let field = shapedField(slot, state.uuidShape, units: Self.uuidObjectWork),
-              let range = plist.dataRange(field), range.count == 16
+              let range = readDataRange(field), range.count == 16
         else { return nil }
         state.remainingObjects -= Self.uuidObjectWork
         return UUID(uuid: plist.bytes[range].loadUnaligned(as: uuid_t.self))

@@ -66,6 +66,13 @@ extension BinaryPropertyList {
         return body..<(body + count)
     }
 
+    /// ``dataRange(_:)`` of a property list stored in a class, read where it is stored (see
+    /// ``object(_:inPlace:)``).
+    @inline(__always)
+    static func dataRange(_ ref: Int, inPlace plist: inout BinaryPropertyList) -> Range<Int>? {
+        plist.dataRange(ref)
+    }
+
     /// Whether object `ref` is the UID `value` (of up to 8 bytes).
     @inline(__always)
     func isUID(_ ref: Int, _ value: UInt64) -> Bool {

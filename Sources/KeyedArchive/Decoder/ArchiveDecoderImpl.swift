@@ -155,6 +155,12 @@ final class _ArchiveDecoder: Decoder {
         try BinaryPropertyList.object(ref, inPlace: &plist)
     }
 
+    /// `plist.dataRange(ref)`, read in place (see ``readObject(_:)``).
+    @inline(__always)
+    func readDataRange(_ ref: Int) -> Range<Int>? {
+        BinaryPropertyList.dataRange(ref, inPlace: &plist)
+    }
+
     /// The plist reference a slot stands for (`$objects[uid]` for a UID).
     @inline(__always)
     func plistRef(of slot: ArchiveSlot) throws -> Int {
@@ -253,6 +259,9 @@ final class _ArchiveDecoder: Decoder {
         if T.self == Int.self { return unsafeBitCast(try unboxInteger(Int.self, from: slot, at: path().node), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try unboxDouble(from: slot, at: path().node), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try unboxBool(from: slot, at: path().node), to: T.self) }
+        // NSDate and NSUUID objects of the shape learned in this decode, as one leaf each.
+        if T.self == Date.self, let date = fastDate(slot) { return unsafeBitCast(date, to: T.self) }
+        if T.self == UUID.self, let uuid = fastUUID(slot) { return unsafeBitCast(uuid, to: T.self) }
         let traits = self.traits(of: T.self)
         if let optional = traits.optional {
             // nil, or the wrapped type decoded here with all its checks (identity, strict names).

@@ -29,9 +29,11 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var depth = 0
     /// Plist references of the containers being decoded right now, one bit each (a byte each
     /// was 27 MB of fresh pages and cache lines for a million orders); meeting one again is
-    /// a cycle.
-    @exclusivity(unchecked) private var open: [UInt64] = []
-    /// The object count ``open`` was made for: references at or above it are never open.
+    /// a cycle. A buffer of its own, made at the first container entered (an array in a
+    /// class property checked its uniqueness on every write: two writes per container).
+    @exclusivity(unchecked) private var open: UnsafeMutablePointer<UInt64>?
+    /// The object count ``open`` was made for: references at or above it are never open
+    /// (and ``open`` holds a bit for each reference below it).
     @exclusivity(unchecked) private var openLimit = 0
     /// Class instances already decoded, by UID, so a shared object decodes to one instance;
     /// an ``ArchiveReferenceDecodable`` instance is recorded before its fields are read.
@@ -60,6 +62,10 @@ final class ArchiveDecodingState {
     /// (A seeded table of positions in `classChainList`: cheaper per object than `Hasher`.)
     @exclusivity(unchecked) var classChains = ScalarRefTable()
     @exclusivity(unchecked) var classChainList: [ArchivedClassChain] = []
+    /// The shapes of NSDate and NSUUID objects, once the general reader has read one
+    /// (see `FoundationLeafObjects.swift`).
+    @exclusivity(unchecked) var dateShape = FoundationLeafShape()
+    @exclusivity(unchecked) var uuidShape = FoundationLeafShape()
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]
@@ -101,23 +107,40 @@ final class ArchiveDecodingState {
         for cache in keyRefCaches { cache.spare.drop() }
     }
 
+    deinit { open?.deallocate() }
+
     /// Marks plist reference `ref` open; false when it already is (a cycle).
     @inline(__always)
     func enter(_ ref: Int, objectCount: Int) -> Bool {
-        if open.isEmpty {
-            open = [UInt64](repeating: 0, count: (objectCount &+ 63) >> 6)
-            openLimit = objectCount
-        }
-        guard ref >= 0, ref < openLimit else { return false }
+        if open == nil { makeOpen(objectCount: objectCount) }
+        guard ref >= 0, ref < openLimit, let open else { return false }
         let word = ref >> 6, bit: UInt64 = 1 << UInt64(ref & 63)
         guard open[word] & bit == 0 else { return false }
         open[word] |= bit
         return true
     }
 
+    /// Makes ``open``: one bit per reference below `objectCount`, none set.
+    @inline(never)
+    private func makeOpen(objectCount: Int) {
+        let words = max(1, (max(0, objectCount) &+ 63) >> 6)
+        let buffer = UnsafeMutablePointer<UInt64>.allocate(capacity: words)
+        buffer.initialize(repeating: 0, count: words)
+        open = buffer
+        openLimit = max(0, objectCount)
+    }
+
+    /// Whether plist reference `ref` is open (see ``enter(_:objectCount:)``), for a reader
+    /// that does not enter it (a leaf object read in place) but must not read it in a cycle.
+    @inline(__always)
+    func isOpen(_ ref: Int) -> Bool {
+        guard ref >= 0, ref < openLimit, let open else { return false }
+        return open[ref >> 6] & (1 << UInt64(ref & 63)) != 0
+    }
+
     @inline(__always)
     func leave(_ ref: Int) {
-        if ref >= 0, ref < openLimit { open[ref >> 6] &= ~(1 << UInt64(ref & 63)) }
+        if ref >= 0, ref < openLimit, let open { open[ref >> 6] &= ~(1 << UInt64(ref & 63)) }
     }
 
     /// The instance decoded (or being filled) for `uid`, noting a back-reference to one

@@ -142,7 +142,9 @@ extension Date: _ArchiveSpecialDecodable {
                 let (keys, values) = try decoder.foundationObject(Date.self, classes: FoundationClassNames.date, object: object, at: slot, path: path())
                 let time = try decoder.requiredField("NS.time", of: Date.self, keys: keys, values: values, slot: slot, path: path())
                 _ = try decoder.leafObject(time, expecting: Double.self, at: path())
-                return try decoder.finiteDate(sinceReferenceDate: try decoder.unboxDouble(from: time, at: path()), slot: slot, at: path())
+                let date = try decoder.finiteDate(sinceReferenceDate: try decoder.unboxDouble(from: time, at: path()), slot: slot, at: path())
+                if !decoder.state.options.checksFloats { decoder.learnShape(&decoder.state.dateShape, keys: keys, values: values) }
+                return date
             default:
                 throw decoder.typeMismatch(Date.self, found: object, slot: slot, at: path())
             }
@@ -208,9 +210,8 @@ extension UUID: _ArchiveSpecialDecodable {
                 guard range.count == 16 else {
                     throw decoder.corrupted(at: path(), slot: slot, "NS.uuidbytes has \(range.count) bytes, not 16")
                 }
-                let b = decoder.plist.bytes, i = range.lowerBound
-                return UUID(uuid: (b[i], b[i + 1], b[i + 2], b[i + 3], b[i + 4], b[i + 5], b[i + 6], b[i + 7],
-                                   b[i + 8], b[i + 9], b[i + 10], b[i + 11], b[i + 12], b[i + 13], b[i + 14], b[i + 15]))
+                decoder.learnShape(&decoder.state.uuidShape, keys: keys, values: values)
+                return UUID(uuid: decoder.plist.bytes[range].loadUnaligned(as: uuid_t.self))
             default:
                 throw decoder.typeMismatch(UUID.self, found: object, slot: slot, at: path())
             }

@@ -381,7 +381,7 @@ package struct BinaryPropertyList: Sendable {
     /// The element count of a data/string/array/dict object and where its body starts.
     /// Counts of 15 or more are stored as an integer object after the marker.
     @inline(__always)
-    private func lengthAndBody(start: Int, info: Int, ref: Int) throws -> (count: Int, body: Int) {
+    func lengthAndBody(start: Int, info: Int, ref: Int) throws -> (count: Int, body: Int) {
         if info != 0x0F { return (info, start + 1) }
         let position = start + 1
         guard position < offsetTableStart, bytes[position] >> 4 == 0x1 else {
@@ -425,59 +425,6 @@ package struct BinaryPropertyList: Sendable {
         switch try object(ref) {
         case .asciiString(let range): return asciiString(range)
         case .utf16String(let range): return try utf16String(range, ref: ref)
-        default: return nil
-        }
-    }
-
-    // MARK: - Leaf readers for the decoder's fast paths
-
-    // Each reads one kind of leaf object and returns nil for anything else, damaged input
-    // included: the caller then reads the object with ``object(_:)``, which reports the
-    // damage. So they check what ``object(_:)`` checks, and never throw.
-
-    /// The text of object `ref` when it is a string of fewer than `limit` characters (bytes
-    /// of an ASCII string, UTF-16 units of another).
-    ///
-    /// Inlined into the decoder's one caller, whose property list lives in a class: called
-    /// out of line, each call would copy the property list (retaining what it owns).
-    @inline(__always)
-    func shortString(_ ref: Int, limit: Int) -> String? {
-        guard let start = checkedOffset(of: ref) else { return nil }
-        let marker = bytes[start]
-        let kind = marker >> 4
-        guard kind == 0x5 || kind == 0x6,
-              let (count, body) = try? lengthAndBody(start: start, info: Int(marker & 0x0F), ref: ref)
-        else { return nil }
-        let unit = kind == 0x6 ? 2 : 1
-        // count ≤ the bytes left after body, so count × unit cannot overflow.
-        guard count <= (offsetTableStart - body) / unit, count < limit else { return nil }
-        let range = body..<(body + count * unit)
-        return kind == 0x5 ? asciiString(range) : try? utf16String(range, ref: ref)
-    }
-
-    /// The value of object `ref` when it is an integer of 1 to 8 bytes.
-    func smallInteger(_ ref: Int) -> Int64? {
-        guard let start = checkedOffset(of: ref) else { return nil }
-        let marker = bytes[start]
-        guard marker >> 4 == 0x1, marker & 0x0F <= 3 else { return nil }
-        let size = 1 << Int(marker & 0x0F)
-        guard start + 1 + size <= offsetTableStart else { return nil }
-        let raw = Self.readBigEndian(bytes, at: start + 1, size: size)
-        return size == 8 ? Int64(bitPattern: raw) : Int64(raw)
-    }
-
-    /// The value of object `ref` when it is an 8-byte real.
-    func double(_ ref: Int) -> Double? {
-        guard let start = checkedOffset(of: ref), bytes[start] == 0x23, start + 9 <= offsetTableStart else { return nil }
-        return Double(bitPattern: Self.readBigEndian(bytes, at: start + 1, size: 8))
-    }
-
-    /// The value of object `ref` when it is a boolean.
-    func bool(_ ref: Int) -> Bool? {
-        guard let start = checkedOffset(of: ref) else { return nil }
-        switch bytes[start] {
-        case 0x08: return false
-        case 0x09: return true
         default: return nil
         }
     }

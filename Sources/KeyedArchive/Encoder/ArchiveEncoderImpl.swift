@@ -48,7 +48,12 @@ final class _ArchiveEncoder: Encoder {
     let userInfo: [CodingUserInfoKey: Any]
     /// The strategies of the `encode` call (see ArchiveEncoder+Strategies.swift).
     let options: ArchiveEncodingOptions
-    @exclusivity(unchecked) var pathNode: CodingPathNode
+    /// The path this encoder was made at (its values' paths start there).
+    let basePath: CodingPathNode
+    /// The paths of the values being encoded (see EncodingPathFrames.swift), and the frame of
+    /// the current one (-1: `basePath`).
+    let frames = EncodingPathFrames()
+    @exclusivity(unchecked) var currentFrame = -1
     @exclusivity(unchecked) var target: Target = .none
     /// The type whose `encode(to:)` runs; its class entry names a keyed object.
     @exclusivity(unchecked) var valueType: Any.Type?
@@ -70,6 +75,9 @@ final class _ArchiveEncoder: Encoder {
     /// is its object, and its UID is recorded for it at once.
     @exclusivity(unchecked) var pendingReference: ObjectIdentifier?
 
+    /// The path of the value being encoded, made when asked for.
+    var pathNode: CodingPathNode { frames.node(of: currentFrame, base: basePath) }
+
     var codingPath: [any CodingKey] { pathNode.path }
 
     init(table: ArchiveObjectTable, userInfo: [CodingUserInfoKey: Any], options: ArchiveEncodingOptions = ArchiveEncodingOptions(),
@@ -77,7 +85,7 @@ final class _ArchiveEncoder: Encoder {
         self.table = table
         self.userInfo = userInfo
         self.options = options
-        self.pathNode = path
+        self.basePath = path
         self.target = target
         self.patch = patch
     }
@@ -91,6 +99,33 @@ final class _ArchiveEncoder: Encoder {
 
     /// Encodes `value` wherever it belongs and returns its UID.
     func box<T: Encodable>(_ value: T, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        try box(value, path: path) { $0.push(under: path(), index: nil) }
+    }
+
+    /// Encodes `value`, found at `key` of the keyed container whose core is `core`.
+    func box<T: Encodable, K: CodingKey>(_ value: T, key: K, in core: ArchiveKeyedEncodingCore) throws -> Int32 {
+        try box(value, path: { self.path(of: core).appending(key) }) { frames in
+            EncodingPathFrames.keepsInline(K.self)
+                ? frames.push(key: key, parent: core.frame, base: core.node)
+                : frames.push(under: self.path(of: core).appending(key), index: nil)
+        }
+    }
+
+    /// Encodes `value`, element `index` of an array at `path`.
+    func box<T: Encodable>(_ value: T, index: Int, under path: CodingPathNode) throws -> Int32 {
+        try box(value, path: { path.appending(index: index) }) { $0.push(under: path, index: index) }
+    }
+
+    /// The path of the values a keyed container's core writes.
+    @inline(__always)
+    func path(of core: ArchiveKeyedEncodingCore) -> CodingPathNode {
+        core.frame >= 0 ? frames.node(of: core.frame, base: basePath) : core.node
+    }
+
+    /// Encodes `value` at `path`; `frame` gives the frame of its path when it is encoded
+    /// through `encode(to:)` (pushing one, or the current one for a single value's value).
+    private func box<T: Encodable>(_ value: T, path: () -> CodingPathNode,
+                                   frame: (EncodingPathFrames) -> Int) throws -> Int32 {
         // The commonest leaf types, recognised by a pointer comparison of their metatypes
         // before the (much slower) dynamic conformance check below.
         if T.self == String.self { return table.string(unsafeBitCast(value, to: String.self)) }
@@ -134,7 +169,7 @@ final class _ArchiveEncoder: Encoder {
         let typeKey = UInt64(UInt(bitPattern: ObjectIdentifier(T.self)))
         if let classUID = table.plainValueTypes.ref(for: typeKey) {
             // Its dynamic type is `T` (see below): no lookup of it.
-            return try boxComposite(value, of: T.self, at: path(), classUID: Int32(truncatingIfNeeded: classUID))
+            return try boxComposite(value, of: T.self, frame: frame, classUID: Int32(truncatingIfNeeded: classUID))
         }
         if let special = value as? any _ArchiveSpecialEncodable {
             return try special._archiveEncode(with: self, at: path())
@@ -143,9 +178,9 @@ final class _ArchiveEncoder: Encoder {
             // Only when the static type is the dynamic one (not an existential).
             if ObjectIdentifier(type(of: value)) == ObjectIdentifier(T.self) {
                 table.plainValueTypes.insert(typeKey, 0)
-                return try boxComposite(value, of: T.self, at: path(), classUID: 0)
+                return try boxComposite(value, of: T.self, frame: frame, classUID: 0)
             }
-            return try boxComposite(value, of: type(of: value), at: path())
+            return try boxComposite(value, of: type(of: value), frame: frame)
         }
         // Class instances keep their identity: written once, referenced by UID after that.
         let object = value as AnyObject
@@ -156,7 +191,7 @@ final class _ArchiveEncoder: Encoder {
         let isReference = isReferenceClass(value)
         guard table.instancesInProgress.insert(id).inserted else { throw cycleError(value, isReference: isReference, at: path()) }
         table.retainedInstances.append(object)
-        let uid = try boxComposite(value, of: type(of: value), at: path(), reference: isReference ? id : nil)
+        let uid = try boxComposite(value, of: type(of: value), frame: frame, reference: isReference ? id : nil)
         table.instancesInProgress.remove(id)
         table.instanceUIDs[id] = uid
         return uid
@@ -182,26 +217,28 @@ final class _ArchiveEncoder: Encoder {
     }
 
     /// Runs `value.encode(to: self)` with a fresh target and returns what it produced.
+    /// `frame`: makes the frame of its path (see EncodingPathFrames.swift), dropped after.
     /// `dynamicType`: `value`'s dynamic type (its class entry names a keyed object).
     /// `classUID`: that class entry when kept (see `valueClassUID`).
     /// `reference`: the ``ArchiveReferenceDecodable`` instance `value` is, recorded with
     /// the UID of the first container it opens (see `opened(_:)`).
-    private func boxComposite<T: Encodable>(_ value: T, of dynamicType: Any.Type, at path: consuming CodingPathNode,
+    private func boxComposite<T: Encodable>(_ value: T, of dynamicType: Any.Type, frame: (EncodingPathFrames) -> Int,
                                             classUID: Int32 = -1, reference: ObjectIdentifier? = nil) throws -> Int32 {
         let savedTarget = target
         let savedType = valueType
         let savedClassUID = valueClassUID
         let savedReference = pendingReference
+        let savedFrame = currentFrame
+        let mark = frames.top
         target = .none
-        // The value's path and the encoder's trade places, and trade back after: moved,
-        // not copied (saving and setting the path retained one node and released another).
-        swap(&pathNode, &path)
+        currentFrame = frame(frames)
         valueType = dynamicType
         valueClassUID = classUID
         pendingReference = reference
         defer {
             target = savedTarget
-            swap(&pathNode, &path)
+            currentFrame = savedFrame
+            frames.pop(to: mark)
             valueType = savedType
             valueClassUID = savedClassUID
             pendingReference = savedReference
@@ -306,14 +343,14 @@ final class _ArchiveEncoder: Encoder {
     func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
         if case .keyed(let handle) = target {
             // A second request (a class and its superclass) shares one object.
-            return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, path: pathNode)
+            return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, frame: currentFrame, path: pathNode)
         }
         // Without a type of its own (superEncoder(forKey:)) a keyed container is an NSDictionary.
         let made = valueType == nil ? makeObject(kind: .dictionary) : makeObject(kind: .fields)
         let handle = OpenHandle(made.box)
         target = .keyed(handle)
         opened(made.uid)
-        return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, path: pathNode)
+        return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, frame: currentFrame, path: pathNode)
     }
 
     func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -399,5 +436,9 @@ extension _ArchiveEncoder: SingleValueEncodingContainer {
     func encode(_ value: UInt64) throws { setValue(table.unsignedInteger(value)) }
     /// `Int128` and `UInt128` (see ArchiveEncoder+Int128.swift).
     func encode(wide value: PropertyListWideInteger) throws { setValue(table.wideInteger(value)) }
-    func encode<T: Encodable>(_ value: T) throws { setValue(try box(value, at: pathNode)) }
+    func encode<T: Encodable>(_ value: T) throws {
+        // At this encoder's own path: in the current frame.
+        let frame = currentFrame
+        setValue(try box(value, path: { pathNode }) { _ in frame })
+    }
 }

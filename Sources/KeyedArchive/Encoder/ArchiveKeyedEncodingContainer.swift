@@ -17,7 +17,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 
     /// The object the container writes into.
     var box: ObjectBox { encoder.box(core.object) }
-    var path: CodingPathNode { core.path }
+    var path: CodingPathNode { encoder.path(of: core) }
 
     var codingPath: [any CodingKey] { path.path }
 
@@ -103,14 +103,11 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-        // The path is built only if asked for; its closure captures a copy of the path,
-        // not `self` (which would copy the whole container for every value).
-        let path = self.path
         // A nested value of this same Key type (a struct that contains itself) moves the
         // key cache's cursor past its own keys: put it back at this object's next key, so
         // that `key` is found at once rather than by a scan.
         let cursor = keyCache.cursor
-        let uid = try encoder.box(value, at: path.appending(key))
+        let uid = try encoder.box(value, key: key, in: core)
         keyCache.cursor = cursor
         put(.uid(uid), forKey: key)
     }
@@ -120,7 +117,7 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
     ) -> KeyedEncodingContainer<NestedKey> {
         let made = encoder.makeObject(kind: .dictionary)
         put(.uid(made.uid), forKey: key)
-        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, object: .init(made.box), path: path.appending(key))
+        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, object: .init(made.box), frame: -1, path: path.appending(key))
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -152,24 +149,46 @@ struct ArchiveKeyedEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProt
 ///
 /// Its fields change only when a container that nobody holds any more is handed out again
 /// for another object of the same encoder (see `KeyedEncodingContainerReuse.swift`). It
-/// keeps the object's handle without its table (the encoder's), so that pointing it at
-/// another object retains nothing but the path.
+/// keeps the object's handle without its table (the encoder's), and its path as a frame of
+/// the encoder's (see EncodingPathFrames.swift) when it can, so that pointing it at another
+/// object retains nothing.
 final class ArchiveKeyedEncodingCore {
     /// The encoder the container was made with (it holds it).
     let encoderID: ObjectIdentifier
     @exclusivity(unchecked) private(set) var object: _ArchiveEncoder.OpenHandle
-    @exclusivity(unchecked) private(set) var path: CodingPathNode
+    /// The path: the encoder's frame `frame`, or `node` when `frame` is -1.
+    @exclusivity(unchecked) private(set) var frame: Int
+    @exclusivity(unchecked) private(set) var node: CodingPathNode
+    /// Where the core is kept as a spare (see `isIdle`), with its level; -1 when it is not.
+    private let cache: KeyIDCache
+    private let level: Int
 
-    init(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) {
+    init(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, cache: KeyIDCache, level: Int) {
         encoderID = ObjectIdentifier(encoder)
         self.object = object
-        self.path = path
+        self.cache = cache
+        self.level = level
+        frame = -1
+        node = .root
     }
 
-    /// Points the core at another object.
+    /// Points the core at another object, at the encoder's frame `frame`.
     @inline(__always)
-    func reset(object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) {
+    func reset(object: _ArchiveEncoder.OpenHandle, frame: Int) {
         self.object = object
-        self.path = path
+        self.frame = frame
+    }
+
+    /// Gives the core its path as a node (its frame is going, or it never had one).
+    func pin(_ node: CodingPathNode) {
+        self.node = node
+        frame = -1
+    }
+
+    /// Whether nobody holds the core's container but its cache, which hands it out again
+    /// (pointed at another object) before anyone can use it.
+    var isIdle: Bool {
+        guard level >= 0, level < cache.spares.count else { return false }
+        return cache.spares[level].idleCore() === self
     }
 }

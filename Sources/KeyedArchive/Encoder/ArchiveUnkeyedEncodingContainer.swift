@@ -45,17 +45,16 @@ struct ArchiveUnkeyedEncodingContainer: UnkeyedEncodingContainer {
     mutating func encode(wide value: PropertyListWideInteger) throws { append(encoder.table.wideInteger(value)) }
 
     mutating func encode<T: Encodable>(_ value: T) throws {
-        // The path's closure captures copies, not `self` (see the keyed container), and
-        // no box (which would retain the table).
-        let table = encoder.table, uid = uid, hint = Int(level), path = path
-        append(encoder.elementUID(try encoder.box(value, at: path.appending(index: table.openCount(uid: uid, hint: hint)))))
+        // No box (which would retain the table).
+        let index = encoder.table.openCount(uid: uid, hint: Int(level))
+        append(encoder.elementUID(try encoder.box(value, index: index, under: path)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
         let nestedPath = path.appending(index: count)
         let made = encoder.makeObject(kind: .dictionary)
         append(made.uid)
-        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, object: .init(made.box), path: nestedPath)
+        return ArchiveKeyedEncodingContainer<NestedKey>.handOut(encoder: encoder, object: .init(made.box), frame: -1, path: nestedPath)
     }
 
     mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {

@@ -13,30 +13,40 @@ import Foundation
 extension ArchiveKeyedEncodingContainer {
     /// A `KeyedEncodingContainer` writing into `object`: the Key type's last one at
     /// `object`'s level, pointed at `object`, when nobody holds it any more; otherwise a new one.
+    /// Its path is the encoder's frame `frame` (-1: `path`, which is made only when needed):
+    /// only the kept container refers to a frame, and only one per frame (see
+    /// EncodingPathFrames.swift); any other gets the path as a node.
     @inline(__always)
-    static func handOut(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, path: CodingPathNode) -> KeyedEncodingContainer<Key> {
+    static func handOut(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, frame: Int,
+                        path: @autoclosure () -> CodingPathNode) -> KeyedEncodingContainer<Key> {
         let table = encoder.table
         let keyCache = table.keyCache(for: Key.self)
         let level = object.level
         if level >= 0, level < keyCache.spares.count, let core = keyCache.spares[level].idleCore(),
            core.encoderID == ObjectIdentifier(encoder) {
-            core.reset(object: object, path: path)
+            core.reset(object: object, frame: frame)
+            if !encoder.frames.attach(core, to: frame) { core.pin(path()) }
             return keyCache.spares[level].container(as: KeyedEncodingContainer<Key>.self)
         }
-        let core = ArchiveKeyedEncodingCore(encoder: encoder, object: object, path: path)
+        let core = ArchiveKeyedEncodingCore(encoder: encoder, object: object, cache: keyCache, level: level)
         let container = KeyedEncodingContainer(ArchiveKeyedEncodingContainer(encoder: encoder, keyCache: keyCache, core: core))
-        if level >= 0 { table.keepSpare(container, core: core, in: keyCache, at: level) }
+        if level >= 0, table.keepSpare(container, core: core, in: keyCache, at: level) {
+            core.reset(object: object, frame: frame)
+            if !encoder.frames.attach(core, to: frame) { core.pin(path()) }
+        } else {
+            core.pin(path())
+        }
         return container
     }
 }
 
 extension ArchiveObjectTable {
-    /// Keeps `container` as `cache`'s spare at `level` when that place is free.
+    /// Keeps `container` as `cache`'s spare at `level` when that place is free; returns whether it did.
     @inline(never)
-    func keepSpare<Container>(_ container: Container, core: ArchiveKeyedEncodingCore, in cache: KeyIDCache, at level: Int) {
+    func keepSpare<Container>(_ container: Container, core: ArchiveKeyedEncodingCore, in cache: KeyIDCache, at level: Int) -> Bool {
         if cache.spares.isEmpty { keyCachesWithSpares.append(cache) }
         while cache.spares.count <= level { cache.spares.append(SpareContainer()) }
-        _ = cache.spares[level].keep(container, core: core)
+        return cache.spares[level].keep(container, core: core)
     }
 
     /// Forgets the containers the key caches keep (see above).

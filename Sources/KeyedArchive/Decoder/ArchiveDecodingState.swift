@@ -75,6 +75,8 @@ final class ArchiveDecodingState {
     /// Key-reference caches by CodingKey type (the metatype's address → index in `keyRefCaches`).
     @exclusivity(unchecked) var keyRefCacheIndex = ScalarRefTable()
     @exclusivity(unchecked) var keyRefCaches: [KeyRefCache] = []
+    /// The same for the types opened lately, found with a compare or two (see `RecentKeyRefCaches`).
+    let recentKeyRefCaches = RecentKeyRefCaches()
     /// The same for the field names of Foundation layouts (see `fieldIndex(of:keys:)`), and
     /// for `$class` (see `classFieldIndex(keys:)`).
     let namedKeyRefs = KeyRefCache()

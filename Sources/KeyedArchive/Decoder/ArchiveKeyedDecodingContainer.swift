@@ -362,9 +362,10 @@ final class ArchiveKeyedContainerCore {
     /// The slot of the field whose user key is `name` when the Key type's cache knows
     /// where it is (see ``KeyRefCache/knownPosition(of:keys:bytes:refSize:)``); nil when it
     /// does not (the caller then searches: nil says nothing about the key being absent).
-    /// Not generic: the same code for every Key type, and no key conversion (a Key type
-    /// whose keys are converted never has positions remembered).
-    @inline(never)
+    /// Not generic, but inlined into the container's `decode` methods (a call less per
+    /// field); no key conversion (a Key type whose keys are converted never has positions
+    /// remembered).
+    @inline(__always)
     func knownField(_ name: String) throws -> ArchiveSlot? {
         guard case .fields(let keys, let values) = layout else { return nil }
         // No call until the slot is known, so the decoder is read, not retained.

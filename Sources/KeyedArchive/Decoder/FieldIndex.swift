@@ -58,17 +58,29 @@ extension _ArchiveDecoder {
         }
     }
 
-    /// The key-reference cache of a CodingKey type, its cursor at the first field.
+    /// The key-reference cache of a CodingKey type, its cursor at the first field: from the
+    /// few types opened lately (one compare), else from the decode's table of them all.
+    @inline(__always)
     func keyRefCache(for type: Any.Type) -> KeyRefCache {
-        let address = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
-        if let index = state.keyRefCacheIndex.ref(for: address) {
-            let cache = state.keyRefCaches[index]
-            cache.cursor = 0
-            return cache
+        let address = UInt(bitPattern: ObjectIdentifier(type))
+        let cache = state.recentKeyRefCaches.cache(for: address) ?? keyRefCacheMissed(type, address: address)
+        cache.cursor = 0
+        return cache
+    }
+
+    /// ``keyRefCache(for:)`` for a type not among the recent ones: found in (or added to)
+    /// the table of every type met, and made recent.
+    @inline(never)
+    private func keyRefCacheMissed(_ type: Any.Type, address: UInt) -> KeyRefCache {
+        let cache: KeyRefCache
+        if let index = state.keyRefCacheIndex.ref(for: UInt64(address)) {
+            cache = state.keyRefCaches[index]
+        } else {
+            cache = KeyRefCache(convertsKeys: state.options.convertsKeys && type != ArchiveCodingKey.self)
+            state.keyRefCacheIndex.insert(UInt64(address), state.keyRefCaches.count)
+            state.keyRefCaches.append(cache)
         }
-        let cache = KeyRefCache(convertsKeys: state.options.convertsKeys && type != ArchiveCodingKey.self)
-        state.keyRefCacheIndex.insert(address, state.keyRefCaches.count)
-        state.keyRefCaches.append(cache)
+        state.recentKeyRefCaches.remember(cache, for: address)
         return cache
     }
 
@@ -196,5 +208,56 @@ final class KeyRefCache {
         names.append(name)
         spots.append(Spot(ref: ref, position: position))
         cursor = names.count
+    }
+}
+
+/// The key-reference caches of the CodingKey types opened lately, found with one or two
+/// compares: a type's slot is chosen by its metatype's address, or the slot after it when
+/// that one holds another type. A hint only: a type in neither slot is looked up in the
+/// decode's table, then takes a slot. Per decode, as the caches it holds. The slots are
+/// plain memory rather than an array, which reading would retain and release.
+final class RecentKeyRefCaches {
+    private struct Entry {
+        var address: UInt = 0
+        var cache: KeyRefCache?
+    }
+    static let slotBits = 6
+    static let mask = (1 << slotBits) - 1
+    private let entries: UnsafeMutablePointer<Entry>
+
+    init() {
+        entries = .allocate(capacity: Self.mask + 1)
+        entries.initialize(repeating: Entry(), count: Self.mask + 1)
+    }
+
+    deinit {
+        entries.deinitialize(count: Self.mask + 1)
+        entries.deallocate()
+    }
+
+    /// The slot of a metatype address, always in `0...mask`: its bits above the 16-byte
+    /// alignment, folded once. The metadata of a module's types lie close together, so the
+    /// low bits tell them apart (the top bits of a multiplicative hash put three types a
+    /// few hundred bytes apart in one slot).
+    @inline(__always)
+    static func slot(of address: UInt) -> Int {
+        Int(truncatingIfNeeded: (address >> 4 ^ address >> 10) & UInt(mask))
+    }
+
+    /// The cache of the type at `address`, when it is one of the recent ones.
+    @inline(__always)
+    func cache(for address: UInt) -> KeyRefCache? {
+        let slot = Self.slot(of: address)
+        if entries[slot].address == address { return entries[slot].cache }
+        let next = (slot &+ 1) & Self.mask
+        return entries[next].address == address ? entries[next].cache : nil
+    }
+
+    /// Makes `cache` (the type at `address`'s) recent: in its slot when that is free, else
+    /// in the next one when that is, else in place of its slot's type.
+    func remember(_ cache: KeyRefCache, for address: UInt) {
+        let slot = Self.slot(of: address), next = (slot &+ 1) & Self.mask
+        let chosen = entries[slot].cache == nil || entries[next].cache != nil ? slot : next
+        entries[chosen] = Entry(address: address, cache: cache)
     }
 }

@@ -74,8 +74,13 @@ extension _ArchiveDecoder {
     /// same Key type opened before (see above); nil when it is not, or cannot be read here.
     @inline(__always)
     func memoizedFields(_ uid: Int, memo: KeyRefCache) -> (keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)? {
-        guard uid != 0, let ref = try? objectRef(uid), let offset = plist.checkedOffset(of: ref) else { return nil }
         let bytes = plist.bytes, refSize = plist.refSize
+        // `$objects[uid]`'s reference, read as `objectRef(_:)` reads it (the list lies in
+        // range) but without its error: `checkedOffset(of:)` range-checks the reference
+        // (a value beyond `Int.max` truncates to a negative one, which it refuses).
+        guard uid > 0, uid < objects.count else { return nil }
+        let ref = Int(truncatingIfNeeded: bytes.bigEndian(at: objects.start &+ uid &* refSize, size: refSize))
+        guard let offset = plist.checkedOffset(of: ref) else { return nil }
         let marker = bytes[offset]
         let count = Int(marker & 0x0F)
         guard marker >> 4 == 0xD, count >= 2, count <= KeyedObjectMemo.maxKeys else { return nil }

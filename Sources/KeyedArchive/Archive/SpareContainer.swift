@@ -10,10 +10,11 @@
 // Once that method has returned, nobody holds its container any more (almost always): the
 // box is then referenced only by the Key type's cache, which keeps the last one it handed
 // out. The next object with that Key type gets the same box, its core (the one class our
-// container stores) pointed at the new object. A box still held (a recursive type coding a
-// child of its own type, or a method that kept its container) is never reused: a new one is
-// made for that object alone, and the cache keeps the one it has (replacing it cost nested
-// structs of one type, which never find theirs free, about 4% of their decode time).
+// container stores) pointed at the new object. A box still held (a method that kept its
+// container) is never reused: a new one is made for that object alone. The encoder and the
+// decoder keep one spare per nesting level, so that a recursive type coding a child of its
+// own type (which holds its container meanwhile) finds the spare of the child's level free.
+// The spares are forgotten when the coding ends (their cores refer to the coder).
 //
 // Both standard containers are structs with one stored property, a reference to their box;
 // the box is kept here as that reference (checked: if the layout were ever different, every
@@ -48,12 +49,6 @@ struct SpareContainer<Core: AnyObject> {
         box = unsafeBitCast(container, to: AnyObject.self)
         self.core = core
         return true
-    }
-
-    /// Forgets the kept container (when the coding ends: its core refers to the coder).
-    mutating func drop() {
-        box = nil
-        core = nil
     }
 
     /// Whether `Container` is laid out as one reference (its box), as reuse assumes.

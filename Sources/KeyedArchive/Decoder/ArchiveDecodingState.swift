@@ -106,7 +106,7 @@ final class ArchiveDecodingState {
     func close() {
         for decoder in decoders { decoder.close() }
         decoders = []
-        for cache in keyRefCaches { cache.spare.drop() }
+        for cache in keyRefCaches { cache.spares = [] }
     }
 
     deinit { open?.deallocate() }

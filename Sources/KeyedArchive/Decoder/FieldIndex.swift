@@ -137,9 +137,9 @@ final class KeyRefCache {
     @exclusivity(unchecked) private var spots: [Spot] = []
     /// Where the next key is expected.
     @exclusivity(unchecked) var cursor = 0
-    /// The last `KeyedDecodingContainer` handed out for this Key type, to hand out again
-    /// once nobody holds it (see `KeyedContainerReuse.swift`).
-    @exclusivity(unchecked) var spare = SpareContainer<ArchiveKeyedContainerCore>()
+    /// The last `KeyedDecodingContainer` handed out for this Key type at each nesting depth,
+    /// to hand out again once nobody holds it (see `KeyedContainerReuse.swift`).
+    @exclusivity(unchecked) var spares: [SpareContainer<ArchiveKeyedContainerCore>] = []
     /// The last objects of this Key type opened in full (see `KeyedObjectMemo.swift`).
     @exclusivity(unchecked) var opened = KeyedObjectMemo()
     /// Whether this Key type's keys are converted (a key decoding strategy other than

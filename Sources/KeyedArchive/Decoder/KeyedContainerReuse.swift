@@ -4,24 +4,42 @@ import Foundation
 // `SpareContainer` (Archive/SpareContainer.swift), shared with the encoder.
 
 extension ArchiveKeyedDecodingContainer {
-    /// A `KeyedDecodingContainer` over the keyed value at `slot`: the Key type's last one,
-    /// pointed at this value, when nobody holds it any more; otherwise a new one.
+    /// A `KeyedDecodingContainer` over the keyed value at `slot`: the Key type's last one at
+    /// this nesting depth, pointed at this value, when nobody holds it any more; otherwise a
+    /// new one, kept for that depth when its place is free.
+    ///
+    /// One spare per depth, as the encoder keeps one per level: a type nested in itself (a
+    /// chain, a tree) holds its container while its children are decoded, so one spare per
+    /// Key type was always busy below the top. The value at a depth is done before the next
+    /// value at that depth opens, so the next one finds its spare free.
     @inline(__always)
     static func handOut(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: consuming DecodingPath) throws -> KeyedDecodingContainer<Key> {
         let keyRefs = decoder.keyRefCache(for: Key.self)
         let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path.node, memo: keyRefs)
-        if let core = keyRefs.spare.idleCore() {
+        let depth = decoder.state.depth
+        if depth < keyRefs.spares.count, let core = keyRefs.spares[depth].idleCore() {
             // Almost always the same decoder: assigning it would retain it and release it.
             if core.decoder !== decoder { core.decoder = decoder }
             core.layout = layout
             core.uid = uid
             core.path = path
             core.keyTexts = keyTexts
-            return keyRefs.spare.container(as: KeyedDecodingContainer<Key>.self)
+            return keyRefs.spares[depth].container(as: KeyedDecodingContainer<Key>.self)
         }
         let core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path, keyRefs: keyRefs, keyTexts: keyTexts)
         let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer(core: core))
-        _ = keyRefs.spare.keep(container, core: core)
+        keyRefs.keepSpare(container, core: core, at: depth)
         return container
+    }
+}
+
+extension KeyRefCache {
+    /// Keeps `container` as the spare at `depth` when that place is free (depth is at most
+    /// the decoder's `maxDepth`, so at most that many spares per Key type).
+    @inline(never)
+    func keepSpare<Container>(_ container: Container, core: ArchiveKeyedContainerCore, at depth: Int) {
+        guard depth >= 0 else { return }
+        while spares.count <= depth { spares.append(SpareContainer()) }
+        _ = spares[depth].keep(container, core: core)
     }
 }

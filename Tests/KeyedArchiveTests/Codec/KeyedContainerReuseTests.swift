@@ -81,4 +81,67 @@ struct KeyedContainerReuseTests {
         let values = (0..<50).map { Outer(inner: Sibling(name: "n\($0)", number: $0 * 3), label: "l\($0)") }
         #expect(try ArchiveDecoder().decode([Outer].self, from: try ArchiveEncoder().encode(values)) == values)
     }
+
+    /// A chain whose `init(from:)` reads its child (same Key type) before its own fields, so
+    /// every level holds its container while the levels below it decode.
+    final class Link: Codable, Equatable {
+        let name: String
+        let next: Link?
+        let number: Int
+        enum CodingKeys: String, CodingKey { case name, next, number }
+
+        init(name: String, next: Link?, number: Int) {
+            self.name = name
+            self.next = next
+            self.number = number
+        }
+
+        required init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            next = try container.decodeIfPresent(Link.self, forKey: .next)
+            name = try container.decode(String.self, forKey: .name)
+            number = try container.decode(Int.self, forKey: .number)
+        }
+
+        static func == (a: Link, b: Link) -> Bool { a.name == b.name && a.number == b.number && a.next == b.next }
+
+        static func chain(_ label: String, depth: Int) -> Link? {
+            (0..<depth).reversed().reduce(nil as Link?) { Link(name: "\(label)\($1)", next: $0, number: $1 * 7) }
+        }
+    }
+
+    @Test("Chains of one type, one after another: each level reads its own object through the spare of its depth")
+    func chainsReuseTheSparesOfTheirDepths() throws {
+        // The first chain leaves a spare at every depth; the next chains get them (and
+        // chains of other lengths find some depths without a spare, or spares left unused).
+        let chains = [Link.chain("a", depth: 6), Link.chain("b", depth: 6), Link.chain("c", depth: 3),
+                      Link.chain("d", depth: 9), Link.chain("e", depth: 6)].compactMap { $0 }
+        let decoded = try ArchiveDecoder().decode([Link].self, from: try ArchiveEncoder().encode(chains))
+        #expect(decoded == chains)
+        #expect(decoded.map { $0.next?.next?.name } == ["a2", "b2", "c2", "d2", "e2"])
+    }
+
+    /// `KeptNames` one level down, after a sibling of the same Key type at that depth.
+    struct NestedKeepers: Decodable {
+        var first: Sibling
+        var kept: KeptNames
+        var last: Sibling
+    }
+
+    struct NestedKeepersSource: Encodable {
+        var first: Sibling
+        var kept: [Sibling]
+        var last: Sibling
+    }
+
+    @Test("A container kept at a nested depth is never given to the next value at that depth")
+    func keptContainersBelowTheTop() throws {
+        let source = NestedKeepersSource(first: Sibling(name: "f", number: 1),
+                                         kept: (0..<4).map { Sibling(name: "k\($0)", number: 10 + $0) },
+                                         last: Sibling(name: "l", number: 2))
+        let decoded = try ArchiveDecoder().decode(NestedKeepers.self, from: try ArchiveEncoder().encode(source))
+        #expect(decoded.first == source.first)
+        #expect(decoded.last == source.last)
+        #expect(decoded.kept.names == ["k0/10", "k1/11", "k2/12", "k3/13"])
+    }
 }

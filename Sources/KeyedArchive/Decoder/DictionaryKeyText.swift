@@ -58,8 +58,10 @@ extension _ArchiveDecoder {
 
     /// The text of one dictionary key (see ``ArchiveKeyText``), or `typeMismatch` naming
     /// what the key is instead.
-    func keyText(of slot: ArchiveSlot, entry: Int, owner: Int, at path: CodingPathNode) throws -> ArchiveKeyText {
+    /// The path is built only past the common key (a short plain string).
+    func keyText(of slot: ArchiveSlot, entry: Int, owner: Int, at path: @autoclosure () -> CodingPathNode) throws -> ArchiveKeyText {
         if let text = fastString(slot) { return ArchiveKeyText(text: text, integer: nil) }  // the common key
+        let path = path()
         if case .uid(0) = slot {
             throw typeMismatch(String.self, found: "nil ($null) as key \(entry) of dictionary object \(owner)", slot: slot, at: path)
         }

@@ -293,7 +293,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
             for (i, entry) in counted.enumerated() {
                 try decoder.countValue(at: path.appending(index: i), slot: slot)
                 let key = try decoder.unbox(Key.self, from: entry.object, at: path.appending(index: i))
-                result[key] = try decoder.unbox(Value.self, from: entry.count, at: entryPath(key, index: i))
+                result.updateValue(try decoder.unbox(Value.self, from: entry.count, at: entryPath(key, index: i)), forKey: key)
             }
             return result
         }
@@ -313,7 +313,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                     ? unsafeBitCast(try decoder.keyText(of: keySlot, entry: i, owner: owner, at: path.appending(index: i)).text, to: Key.self)
                     : try decoder.unbox(Key.self, from: keySlot, at: path.appending(index: i))
                 if Key.self == String.self { try decoder.reading(keySlot, path) { try decoder.chargeHashing(unsafeBitCast(key, to: String.self)) } }
-                result[key] = try decoder.unbox(Value.self, from: valueSlot, at: entryPath(key, index: i))
+                result.updateValue(try decoder.unbox(Value.self, from: valueSlot, at: entryPath(key, index: i)), forKey: key)
             }
         case .fields(let keys, let values):
             for i in 0..<keys.count {
@@ -332,7 +332,7 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
                     key = try decoder.unbox(Key.self, from: .inline(ref: keyRef, owner: owner), at: keyPath)
                 }
                 let valueSlot = try decoder.reading(slot, keyPath) { try decoder.slot(forValueAt: valueRef, owner: owner) }
-                result[key] = try decoder.unbox(Value.self, from: valueSlot, at: keyPath)
+                result.updateValue(try decoder.unbox(Value.self, from: valueSlot, at: keyPath), forKey: key)
             }
         }
         return result

@@ -10,7 +10,7 @@ struct UTF16StringReadingTests {
     static func utf16Plist(_ units: [UInt16]) -> Data {
         var object: [UInt8] = units.count < 15 ? [0x60 | UInt8(units.count)] : [0x6F, 0x11, UInt8(units.count >> 8), UInt8(units.count & 0xFF)]
         for unit in units { object += [UInt8(unit >> 8), UInt8(unit & 0xFF)] }
-        return handmade(objects: [object])
+        return handmade(objects: [object], offsetSize: 2)
     }
 
     static let texts = [
@@ -24,8 +24,11 @@ struct UTF16StringReadingTests {
         let plist = try BinaryPropertyList(data)
         #expect(try plist.string(0) == text)
         #expect(try plist.string(0) == String(decoding: Array(text.utf16), as: UTF16.self))
-        let foundation = try PropertyListSerialization.propertyList(from: data, format: nil) as? String
-        #expect(foundation == text)
+        // (Foundation refuses an empty UTF-16 string object; we read it as "", as before.)
+        if !text.isEmpty {
+            let foundation = try PropertyListSerialization.propertyList(from: data, format: nil) as? String
+            #expect(foundation == text)
+        }
     }
 
     @Test("An unpaired surrogate throws, wherever it is", arguments: [

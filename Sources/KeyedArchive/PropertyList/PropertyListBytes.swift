@@ -108,26 +108,68 @@ struct PropertyListBytes: @unchecked Sendable {
     }
 
     /// The UTF-16BE string body at `range` of object `ref` (see
-    /// ``BinaryPropertyList/utf16String(_:ref:)``).
+    /// ``BinaryPropertyList/utf16String(_:ref:)``), transcoded into the string's UTF-8
+    /// storage in one pass: no array of units, no scalar-by-scalar append. An unpaired
+    /// surrogate throws. (A unit takes at most 3 bytes of UTF-8, a surrogate pair 4 for
+    /// its 2 units, so `units × 3` bytes always suffice.)
     func utf16String(_ range: Range<Int>, ref: Int) throws -> String {
-        var units = [UInt16]()
-        units.reserveCapacity(range.count / 2)
-        var i = range.lowerBound
-        while i + 1 < range.upperBound {
-            units.append(UInt16(self[i]) << 8 | UInt16(self[i + 1]))
-            i += 2
-        }
-        var result = String.UnicodeScalarView()
-        var iterator = units.makeIterator()
-        var decoder = UTF16()
-        loop: while true {
-            switch decoder.decode(&iterator) {
-            case .scalarValue(let scalar): result.append(scalar)
-            case .emptyInput: break loop
-            case .error: throw BinaryPropertyList.failure(ref) { "invalid UTF-16 string" }
+        let slice = self[range]
+        let units = slice.count / 2
+        guard units > 0 else { return "" }
+        return try String(unsafeUninitializedCapacity: units * 3) { utf8 in
+            var out = 0
+            var index = 0
+            @inline(__always) func unit(_ at: Int) -> UInt32 {
+                UInt32(slice[2 * at]) << 8 | UInt32(slice[2 * at + 1])
             }
+            while index < units {
+                var scalar = unit(index)
+                index += 1
+                if scalar < 0x80 {
+                    utf8[out] = UInt8(truncatingIfNeeded: scalar)
+                    out += 1
+                    continue
+                }
+                if scalar & 0xF800 == 0xD800 {
+                    // A high surrogate and the low one after it, or damage.
+                    guard scalar < 0xDC00, index < units else { throw Self.invalidUTF16(ref) }
+                    let low = unit(index)
+                    guard low & 0xFC00 == 0xDC00 else { throw Self.invalidUTF16(ref) }
+                    index += 1
+                    scalar = 0x10000 + ((scalar & 0x3FF) << 10 | (low & 0x3FF))
+                }
+                out += Self.encodeUTF8(scalar, into: utf8, at: out)
+            }
+            return out
         }
-        return String(result)
+    }
+
+    /// Writes the UTF-8 form of `scalar` (at least 0x80, not a surrogate) at `position`
+    /// of `utf8`, and returns its length in bytes.
+    @inline(__always)
+    private static func encodeUTF8(_ scalar: UInt32, into utf8: UnsafeMutableBufferPointer<UInt8>, at position: Int) -> Int {
+        if scalar < 0x800 {
+            utf8[position] = UInt8(truncatingIfNeeded: 0xC0 | scalar >> 6)
+            utf8[position + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            return 2
+        }
+        if scalar < 0x10000 {
+            utf8[position] = UInt8(truncatingIfNeeded: 0xE0 | scalar >> 12)
+            utf8[position + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+            utf8[position + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+            return 3
+        }
+        utf8[position] = UInt8(truncatingIfNeeded: 0xF0 | scalar >> 18)
+        utf8[position + 1] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 12 & 0x3F)
+        utf8[position + 2] = UInt8(truncatingIfNeeded: 0x80 | scalar >> 6 & 0x3F)
+        utf8[position + 3] = UInt8(truncatingIfNeeded: 0x80 | scalar & 0x3F)
+        return 4
+    }
+
+    /// The error for a UTF-16 string body with an unpaired surrogate.
+    @inline(never)
+    private static func invalidUTF16(_ ref: Int) -> PropertyListError {
+        BinaryPropertyList.failure(ref) { "invalid UTF-16 string" }
     }
 
     /// A read the readers' own checks should have refused: a bug, never the input's doing.

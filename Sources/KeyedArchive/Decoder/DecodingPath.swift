@@ -14,12 +14,11 @@ struct DecodingPath {
 
     /// The last key of a path, not yet a node. Plain bits, so that copying a path (the
     /// decoder saves and restores one per value) is a copy and one retain: a key is held
-    /// as its bytes and its type, which is how keys of up to 8 bytes with no references
-    /// (the `CodingKeys` enums the compiler writes) are stored anyway.
+    /// as a ``PlainCodingKey``.
     private enum Last {
         case none
         case index(Int)
-        case key(bytes: UInt64, type: any CodingKey.Type)
+        case key(PlainCodingKey)
     }
 
     /// The path `node`, whole.
@@ -29,17 +28,17 @@ struct DecodingPath {
         last = .none
     }
 
-    /// `parent` followed by `key`. A key that is not plain bits of 0, 1, 2, 4 or 8 bytes
-    /// (a `String` inside, as in ``ArchiveCodingKey``) is made a node at once.
+    /// `parent` followed by `key`. A key that is not a ``PlainCodingKey`` (a `String`
+    /// inside, as in ``ArchiveCodingKey``) is made a node at once.
     @inline(__always)
     init<Key: CodingKey>(_ parent: CodingPathNode, key: Key) {
-        guard _isPOD(Key.self), let bytes = Self.bytes(of: key) else {
+        guard let plain = PlainCodingKey(key) else {
             self.parent = parent.appending(key)
             last = .none
             return
         }
         self.parent = parent
-        last = .key(bytes: bytes, type: Key.self)
+        last = .key(plain)
     }
 
     /// `parent` followed by array position `index`.
@@ -59,34 +58,8 @@ struct DecodingPath {
         switch last {
         case .none: return parent
         case .index(let index): return .index(index, parent)
-        case .key(let bytes, let type): return node(parent, bytes, as: type)
+        case .key(let key): return key.appended(to: parent)
         }
-    }
-
-    /// The bytes of a key of plain bits, when it has 0, 1, 2, 4 or 8 of them (bit casts:
-    /// no closure, so nothing generic to instantiate per key).
-    @inline(__always)
-    private static func bytes<Key>(of key: Key) -> UInt64? {
-        switch MemoryLayout<Key>.size {
-        case 0: return 0
-        case 1: return UInt64(unsafeBitCast(key, to: UInt8.self))
-        case 2: return UInt64(unsafeBitCast(key, to: UInt16.self))
-        case 4: return UInt64(unsafeBitCast(key, to: UInt32.self))
-        case 8: return unsafeBitCast(key, to: UInt64.self)
-        default: return nil
-        }
-    }
-
-    /// `parent` followed by the key of type `Key` whose bytes are `bytes` (``bytes(of:)``'s inverse).
-    private static func node<Key: CodingKey>(_ parent: consuming CodingPathNode, _ bytes: UInt64, as type: Key.Type) -> CodingPathNode {
-        let key: Key = switch MemoryLayout<Key>.size {
-        case 0: unsafeBitCast((), to: Key.self)
-        case 1: unsafeBitCast(UInt8(truncatingIfNeeded: bytes), to: Key.self)
-        case 2: unsafeBitCast(UInt16(truncatingIfNeeded: bytes), to: Key.self)
-        case 4: unsafeBitCast(UInt32(truncatingIfNeeded: bytes), to: Key.self)
-        default: unsafeBitCast(bytes, to: Key.self)
-        }
-        return .key(key, parent)
     }
 
     /// The whole path as a node, made once: the last key becomes part of the parent, so

@@ -105,9 +105,8 @@ final class _ArchiveEncoder: Encoder {
     /// Encodes `value`, found at `key` of the keyed container whose core is `core`.
     func box<T: Encodable, K: CodingKey>(_ value: T, key: K, in core: ArchiveKeyedEncodingCore) throws -> Int32 {
         try box(value, path: { self.path(of: core).appending(key) }) { frames in
-            EncodingPathFrames.keepsInline(K.self)
-                ? frames.push(key: key, parent: core.frame, base: core.node)
-                : frames.push(under: self.path(of: core).appending(key), index: nil)
+            if let plain = PlainCodingKey(key) { return frames.push(key: plain, parent: core.frame, base: core.node) }
+            return frames.push(under: self.path(of: core).appending(key), index: nil)
         }
     }
 

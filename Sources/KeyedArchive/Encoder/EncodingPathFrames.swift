@@ -11,20 +11,19 @@
 /// by someone (kept past its `encode(to:)`), its node is made then and the core keeps it; when
 /// nobody holds it, it is pointed at another object before it can be used again.
 ///
-/// A frame's key is kept as its bytes and type when the key type is a plain value of at most
-/// three words (synthesized `CodingKeys` are), so pushing one copies no existential; the
-/// path of a key of any other type is made as a node at once, as before.
+/// A frame's key is kept as a ``PlainCodingKey`` when it is one (synthesized `CodingKeys`
+/// are), so pushing one copies no existential; the path of a key of any other type is made
+/// as a node at once, as before.
 final class EncodingPathFrames {
     private struct Frame {
         /// The parent frame, or -1: the parent is `base`.
         var parent: Int = -1
-        /// 0: the frame is its parent's path itself; 1: a key (`keyType`, `keyBytes`); 2: `index`.
+        /// 0: the frame is its parent's path itself; 1: a key (`key`); 2: `index`.
         var kind: UInt8 = 0
         /// Whether `base`, `node` or `core` is set (they are cleared when the frame is popped).
         var hasExtra = false
         var index = 0
-        var keyType: (any CodingKey.Type)?
-        var keyBytes: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        var key: PlainCodingKey?
         var base: CodingPathNode = .root
         /// The path, once made.
         var node: CodingPathNode?
@@ -51,12 +50,6 @@ final class EncodingPathFrames {
         frames.deallocate()
     }
 
-    /// Whether frames can keep keys of type `K` as bytes.
-    @inline(__always)
-    static func keepsInline<K: CodingKey>(_ type: K.Type) -> Bool {
-        _isPOD(K.self) && MemoryLayout<K>.size <= 24 && MemoryLayout<K>.alignment <= 8
-    }
-
     /// The next free frame, made room for.
     @inline(__always)
     private func next() -> Int {
@@ -75,18 +68,16 @@ final class EncodingPathFrames {
         capacity *= 2
     }
 
-    /// Pushes a frame for `key` (of a type ``keepsInline(_:)`` accepts) under frame `parent`,
-    /// or under `base` when `parent` is -1.
+    /// Pushes a frame for `key` under frame `parent`, or under `base` when `parent` is -1.
     @inline(__always)
-    func push<K: CodingKey>(key: K, parent: Int, base: @autoclosure () -> CodingPathNode) -> Int {
+    func push(key: PlainCodingKey, parent: Int, base: @autoclosure () -> CodingPathNode) -> Int {
         // A parent is always a frame in use, below the new one (so `node(of:)` ends).
         let parent = parent < top ? parent : -1
         let index = next()
         let frame = frames + index
         frame.pointee.parent = parent
         frame.pointee.kind = 1
-        frame.pointee.keyType = K.self
-        withUnsafeMutableBytes(of: &frame.pointee.keyBytes) { $0.storeBytes(of: key, as: K.self) }
+        frame.pointee.key = key
         if parent < 0 {
             frame.pointee.base = base()
             frame.pointee.hasExtra = true
@@ -169,7 +160,7 @@ final class EncodingPathFrames {
             let frame = frames + frameIndex
             switch frame.pointee.kind {
             case 1:
-                if let keyType = frame.pointee.keyType { start = start.appending(Self.key(keyType, frame.pointee.keyBytes)) }
+                if let key = frame.pointee.key { start = key.appended(to: start) }
             case 2:
                 start = start.appending(index: frame.pointee.index)
             default:
@@ -179,9 +170,5 @@ final class EncodingPathFrames {
             frame.pointee.hasExtra = true
         }
         return start
-    }
-
-    private static func key<K: CodingKey>(_ type: K.Type, _ bytes: (UInt64, UInt64, UInt64)) -> any CodingKey {
-        withUnsafeBytes(of: bytes) { $0.load(as: K.self) }
     }
 }

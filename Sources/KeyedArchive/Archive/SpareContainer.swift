@@ -57,3 +57,14 @@ struct SpareContainer<Core: AnyObject> {
             && MemoryLayout<Container>.alignment == MemoryLayout<AnyObject>.alignment
     }
 }
+
+extension Array {
+    /// Keeps `container` and its `core` as the spare at `level` of these spares, one per
+    /// nesting level, when that place is free; returns whether it did.
+    @discardableResult @inline(never)
+    mutating func keepSpare<Core, Container>(_ container: Container, core: Core, at level: Int) -> Bool where Element == SpareContainer<Core> {
+        guard level >= 0 else { return false }
+        while count <= level { append(SpareContainer()) }
+        return self[level].keep(container, core: core)
+    }
+}

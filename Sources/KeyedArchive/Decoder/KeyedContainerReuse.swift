@@ -11,7 +11,8 @@ extension ArchiveKeyedDecodingContainer {
     /// One spare per depth, as the encoder keeps one per level: a type nested in itself (a
     /// chain, a tree) holds its container while its children are decoded, so one spare per
     /// Key type was always busy below the top. The value at a depth is done before the next
-    /// value at that depth opens, so the next one finds its spare free.
+    /// value at that depth opens, so the next one finds its spare free. (Depth is at most
+    /// the decoder's `maxDepth`, so at most that many spares per Key type.)
     @inline(__always)
     static func handOut(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: consuming DecodingPath) throws -> KeyedDecodingContainer<Key> {
         let keyRefs = decoder.keyRefCache(for: Key.self)
@@ -28,18 +29,7 @@ extension ArchiveKeyedDecodingContainer {
         }
         let core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path, keyRefs: keyRefs, keyTexts: keyTexts)
         let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer(core: core))
-        keyRefs.keepSpare(container, core: core, at: depth)
+        keyRefs.spares.keepSpare(container, core: core, at: depth)
         return container
-    }
-}
-
-extension KeyRefCache {
-    /// Keeps `container` as the spare at `depth` when that place is free (depth is at most
-    /// the decoder's `maxDepth`, so at most that many spares per Key type).
-    @inline(never)
-    func keepSpare<Container>(_ container: Container, core: ArchiveKeyedContainerCore, at depth: Int) {
-        guard depth >= 0 else { return }
-        while spares.count <= depth { spares.append(SpareContainer()) }
-        _ = spares[depth].keep(container, core: core)
     }
 }

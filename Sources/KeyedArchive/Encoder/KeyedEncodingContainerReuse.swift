@@ -45,8 +45,7 @@ extension ArchiveObjectTable {
     @inline(never)
     func keepSpare<Container>(_ container: Container, core: ArchiveKeyedEncodingCore, in cache: KeyIDCache, at level: Int) -> Bool {
         if cache.spares.isEmpty { keyCachesWithSpares.append(cache) }
-        while cache.spares.count <= level { cache.spares.append(SpareContainer()) }
-        return cache.spares[level].keep(container, core: core)
+        return cache.spares.keepSpare(container, core: core, at: level)
     }
 
     /// Forgets the containers the key caches keep (see above).

@@ -76,3 +76,43 @@ struct ASCIIPrefixKeySortTests {
         }
     }
 }
+
+@Suite("ASCII key sort: prefixes and sort keys of strings")
+struct StringSortKeysTests {
+    /// `asciiPrefix(of:)` (eight bytes at a time) is the byte-by-byte prefix of every ASCII
+    /// string of 0 to 40 bytes, and nil when any byte is not ASCII (before, at and after the
+    /// 16 prefix bytes).
+    @Test func prefixIsTheBytesPrefix() {
+        var generator = Generator(state: 99)
+        for length in 0...40 {
+            for _ in 0..<20 {
+                let string = String(decoding: (0..<length).map { _ in UInt8(generator.next(128)) }, as: UTF8.self)
+                let expected = prefixKeys([string])[0]
+                let prefix = string.withContiguousUTF8 { asciiPrefix(of: $0) }
+                #expect(prefix?.high == expected.high && prefix?.low == expected.low, "\(Array(string.utf8))")
+            }
+        }
+        for position in [0, 1, 7, 8, 15, 16, 17, 30] {
+            let bytes = (0..<32).map { $0 == position ? UInt8(0xC3) : UInt8(0x61) }
+            let string = String(decoding: bytes, as: UTF8.self)  // one invalid byte: U+FFFD, not ASCII
+            #expect(string.withContiguousUTF8 { asciiPrefix(of: $0) } == nil, "non-ASCII at \(position)")
+        }
+    }
+
+    /// `stringSortKeys` gives `<`'s order for ASCII strings and for strings that are not all
+    /// ASCII (sorted by `<` itself), and shows its visitor each string's bytes exactly once.
+    @Test("Sort keys follow String's < and visit every string once", arguments: [0, 1, 5, 64, 2_000])
+    func sortKeysFollowStringOrder(count: Int) {
+        let ascii = distinct(count, seed: 5) { "key-\($0.next(100_000))-\($0.next(1_000))" }
+        let mixed = ascii + ["é", "e\u{301}x", "日本", "key-é"]
+        for strings in [ascii, mixed] {
+            var seen = [[UInt8]?](repeating: nil, count: strings.count)
+            let keys = stringSortKeys(strings) { index, bytes in
+                #expect(seen[index] == nil, "\(index) visited twice")
+                seen[index] = Array(bytes)
+            }
+            #expect(keys.map(\.index) == strings.indices.sorted { strings[$0] < strings[$1] })
+            #expect(seen == strings.map { Array($0.utf8) })
+        }
+    }
+}

@@ -206,7 +206,8 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 /// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
 /// gathers keys and values; one over the keys makes their sort keys and their hashes in the
 /// string table (each key's bytes read once, see ``stringSortKeys(_:visit:)``); the entries
-/// are then stored in key order, each key looked up by the hash made before. The string
+/// are then made in key order, each key looked up by the hash made before, and their UIDs
+/// stored in the dictionary's object at once (``ObjectBox/appendEntries(_:)``). The string
 /// table's slots of the next batch of keys (of a large dictionary) and, for `Int` values,
 /// the number table's are touched first (see ``ArchiveObjectTable/prepareStrings(hashes:)``
 /// and ``ArchiveObjectTable/prepare(_:in:)``), so their cache misses overlap. The output is
@@ -231,30 +232,35 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
     table.reserveStrings(count)
     let batch = 16
     let storedBefore = table.numberCount(in: .integers)
-    for position in sorted.indices {
-        if position % batch == 0 {
-            if V.self == Int.self {
-                // As for arrays of numbers (`boxNumbers`): when the first values are mostly
-                // new numbers, room for the rest is made at once.
-                if position == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
-                    table.reserveNumbers(count - position, in: .integers)
+    // Each entry's key and value UIDs, stored in the dictionary's object at the end.
+    var pairs = [Int32](repeating: 0, count: 2 * count)
+    try pairs.withUnsafeMutableBufferPointer { pairs in
+        for position in sorted.indices {
+            if position % batch == 0 {
+                if V.self == Int.self {
+                    // As for arrays of numbers (`boxNumbers`): when the first values are mostly
+                    // new numbers, room for the rest is made at once.
+                    if position == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
+                        table.reserveNumbers(count - position, in: .integers)
+                    }
+                    let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
+                    table.prepare(sorted[position..<Swift.min(position + batch, count)].lazy.map { UInt64(bitPattern: Int64(ints[$0.index])) },
+                                  in: .integers)
                 }
-                let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
-                table.prepare(sorted[position..<Swift.min(position + batch, count)].lazy.map { UInt64(bitPattern: Int64(ints[$0.index])) },
-                              in: .integers)
+                if count >= 4 * batch {
+                    // The next batch's keys (the first batch's too, at the start).
+                    if position == 0 { table.prepareStrings(hashes: sorted[0..<batch].lazy.map { hashes[$0.index] }) }
+                    table.prepareStrings(hashes: sorted[Swift.min(position + batch, count)..<Swift.min(position + 2 * batch, count)]
+                        .lazy.map { hashes[$0.index] })
+                }
             }
-            if count >= 4 * batch {
-                // The next batch's keys (the first batch's too, at the start).
-                if position == 0 { table.prepareStrings(hashes: sorted[0..<batch].lazy.map { hashes[$0.index] }) }
-                table.prepareStrings(hashes: sorted[Swift.min(position + batch, count)..<Swift.min(position + 2 * batch, count)]
-                    .lazy.map { hashes[$0.index] })
-            }
+            let index = sorted[position].index
+            let key = keys[index]
+            pairs[2 * position] = table.string(key, hash: hashes[index])
+            pairs[2 * position + 1] = encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key))))
         }
-        let index = sorted[position].index
-        let key = keys[index]
-        let keyUID = table.string(key, hash: hashes[index])
-        made.box.appendEntry(key: keyUID, value: encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
     }
+    pairs.withUnsafeBufferPointer { made.box.appendEntries($0) }
     return made.uid
 }
 

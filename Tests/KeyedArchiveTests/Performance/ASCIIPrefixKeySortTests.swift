@@ -54,6 +54,9 @@ struct ASCIIPrefixKeySortTests {
         ("two letters", { generator in
             String((0..<generator.next(25)).map { _ in generator.next(2) == 0 ? Character("a") : Character("b") })
         }),
+        // Few prefix bytes differ, and many keys share all 16
+        // (their strings decide).
+        ("ties past 16 bytes", { "k\($0.next(90) + 10)-padpadpadpad-\($0.next(1_000_000))" }),
         // Printable ASCII and NUL, 0 to 20 bytes.
         ("mixed", { generator in
             String((0..<generator.next(21)).map { _ in
@@ -64,7 +67,7 @@ struct ASCIIPrefixKeySortTests {
     ]
 
     @Test("Keys sort as String's < orders them, radix and comparison paths alike",
-          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 5_000])
+          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 1_000, 5_000])
     func sortsAsStringOrder(count: Int) {
         for (family, make) in Self.families {
             // "two letters" has fewer than 2^25 strings, far more than the counts asked.

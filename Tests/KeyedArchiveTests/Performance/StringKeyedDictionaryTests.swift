@@ -65,4 +65,37 @@ struct StringKeyedDictionaryTests {
             #expect(keys == value.groups.keys.sorted())
         }
     }
+
+    /// `appendEntries` (the entries' UIDs gathered, then stored at once) stores the bytes
+    /// `appendEntry` stores pair by pair, also when other dictionaries were opened and
+    /// stored between the entries (the object's level is found again).
+    @Test("Entries stored at once equal entries stored one by one", arguments: [0, 1, 5, 100])
+    func entriesAtOnceEqualOneByOne(count: Int) {
+        func archive(atOnce: Bool) -> Data {
+            let table = ArchiveObjectTable()
+            let encoder = _ArchiveEncoder(table: table, userInfo: [:])
+            let mark = table.openMark
+            let made = encoder.makeObject(kind: .dictionary)
+            var pairs: [Int32] = []
+            for index in 0..<count {
+                let key = table.string("key \(index)")
+                var value = table.integer(Int64(index % 7))
+                if index % 3 == 0 {
+                    let innerMark = table.openMark
+                    let inner = encoder.makeObject(kind: .dictionary)
+                    inner.box.appendEntry(key: table.string("inner"), value: table.integer(Int64(index)))
+                    table.close(downTo: innerMark)
+                    value = inner.uid
+                }
+                if atOnce { pairs += [key, value] } else { made.box.appendEntry(key: key, value: value) }
+            }
+            if atOnce { pairs.withUnsafeBufferPointer { made.box.appendEntries($0) } }
+            table.close(downTo: mark)
+            table.top = [("root", made.uid)]
+            return table.binary()
+        }
+        let oneByOne = archive(atOnce: false)
+        #expect(archive(atOnce: true) == oneByOne)
+        #expect(oneByOne.starts(with: Array("bplist00".utf8)))
+    }
 }

@@ -5,25 +5,23 @@ import Foundation
 ///
 /// Open addressing over a power-of-two table kept at most 3/4 full, with a seeded hash
 /// of the bytes (eight at a time) instead of `Hasher` — string hashing was the largest
-/// single cost of encoding string-heavy values. A slot is 12 bytes: 32 bits of the hash,
-/// the string's position and its UID (found with the slot, not in an array of its own).
-/// Equality is byte equality, as `NSString.isEqual:` compares: two
+/// single cost of encoding string-heavy values. A slot is 8 bytes: 32 bits of the hash and
+/// the string's position. Equality is byte equality, as `NSString.isEqual:` compares: two
 /// strings that Swift's `==` calls equal because they are canonically equivalent (`"é"`
 /// precomposed and decomposed) stay two objects, so each decodes to exactly what was
 /// encoded.
 struct StringUIDTable {
-    /// A slot: 32 bits of the hash, the position of its string (`empty` when free) and its UID.
+    /// A slot: 32 bits of the hash and the position of its string; position `empty` when free.
     private struct Slot {
         var hash: UInt32
         var position: UInt32
-        var uid: Int32
     }
     private static let empty = UInt32.max
-    private static let free = Slot(hash: 0, position: empty, uid: 0)
 
     private var slots: [Slot]
-    /// The strings in insertion order.
+    /// The strings in insertion order, and their UIDs.
     private var strings = ChunkedArray<String>()
+    private var uids = ChunkedArray<Int32>()
     private var mask: Int
     private var count = 0
     /// Set by ``releaseLookup()``.
@@ -40,7 +38,7 @@ struct StringUIDTable {
 
     init() {
         let size = 256
-        slots = [Slot](repeating: Self.free, count: size)
+        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         seed = Self.processSeed
     }
@@ -82,7 +80,7 @@ struct StringUIDTable {
         // At most 3/4 full, so the probe meets an empty slot.
         while slots[slot].position != Self.empty {
             if slots[slot].hash == h, Self.sameBytes(strings[Int(slots[slot].position)], bytes) {
-                return (slots[slot].uid, Place(hash: h, slot: slot, mask: mask))
+                return (uids[Int(slots[slot].position)], Place(hash: h, slot: slot, mask: mask))
             }
             slot = (slot &+ 1) & mask
         }
@@ -96,6 +94,7 @@ struct StringUIDTable {
         strings.append(string)
         // Past 2^32 - 1 strings (over 64 GB of them) a string is kept but not found again.
         guard !released, let position = stored, position != Self.empty else { return }
+        uids.append(uid)
         if (count + 1) * 4 > slots.count * 3 { grow() }
         var slot = place.slot
         // Probed again only when the table has changed since `find` (it grew, or the slot
@@ -104,7 +103,7 @@ struct StringUIDTable {
             slot = Int(place.hash) & mask
             while slots[slot].position != Self.empty { slot = (slot &+ 1) & mask }
         }
-        slots[slot] = Slot(hash: place.hash, position: position, uid: uid)
+        slots[slot] = Slot(hash: place.hash, position: position)
         count += 1
     }
 
@@ -125,15 +124,16 @@ struct StringUIDTable {
         slots[Int(hash) & mask].position
     }
 
-    /// Drops the lookup (the slots, with the UIDs) and keeps the strings: the table is done finding
+    /// Drops the lookup (slots and UIDs) and keeps the strings: the table is done finding
     /// them. Strings added after this are kept but not found again.
     mutating func releaseLookup() {
         let size = 16
         PageRelease.free(&slots)
-        slots = [Slot](repeating: Self.free, count: size)
+        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         count = 0
         released = true
+        uids.releaseAll()
     }
 
     /// Frees the storage of the strings below `position`, which are not read again.
@@ -166,7 +166,7 @@ struct StringUIDTable {
     private mutating func grow(to newSize: Int? = nil) {
         var oldSlots = slots
         let size = newSize ?? slots.count * 2
-        slots = [Slot](repeating: Self.free, count: size)
+        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         for old in oldSlots where old.position != Self.empty {
             var slot = Int(old.hash) & mask

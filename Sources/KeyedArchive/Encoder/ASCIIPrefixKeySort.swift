@@ -6,24 +6,13 @@ typealias ASCIIPrefixKey = (high: UInt64, low: UInt64, index: Int)
 
 /// The prefix half of an ASCII string's ``ASCIIPrefixKey``: its first 16 bytes as two
 /// big-endian integers, zero-padded (a string that ends first sorts first). Nil when a byte
-/// is not ASCII. Reads the bytes eight at a time.
+/// is not ASCII (checked eight bytes at a time).
 @inline(__always)
 func asciiPrefix(of bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
     guard let base = bytes.baseAddress else { return (0, 0) }  // the empty string
+    guard BinaryPlistEncoding.isASCII(bytes) else { return nil }
     let raw = UnsafeRawPointer(base)
     let count = bytes.count
-    // Every byte below 0x80: the high bits of all of them, ORed, are clear.
-    var seen: UInt64 = 0
-    var offset = 0
-    while offset + 8 <= count {
-        seen |= raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-        offset += 8
-    }
-    while offset < count {
-        seen |= UInt64(base[offset])
-        offset += 1
-    }
-    guard seen & 0x8080_8080_8080_8080 == 0 else { return nil }
     if count >= 16 {
         return (UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
                 UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))

@@ -110,7 +110,24 @@ final class ArchiveObjectTable {
     }
 
     func string(_ value: String) -> Int32 {
-        let found = stringUIDs.find(value)
+        stored(value, found: stringUIDs.find(value))
+    }
+
+    /// ``string(_:)`` for a string whose ``stringHash(of:)`` is `hash`: it is not hashed again.
+    @inline(__always)
+    func string(_ value: String, hash: UInt32) -> Int32 {
+        stored(value, found: stringUIDs.find(value, hash: hash))
+    }
+
+    /// The hash ``string(_:hash:)`` takes, of a string's UTF-8 bytes.
+    @inline(__always)
+    func stringHash(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        stringUIDs.hash(of: bytes)
+    }
+
+    /// The UID `found` (a lookup of `value`) gives, or a new string entry for `value`.
+    @inline(__always)
+    private func stored(_ value: String, found: (uid: Int32?, place: StringUIDTable.Place)) -> Int32 {
         if let uid = found.uid { return uid }
         let uid = appendEntry(.string, UInt64(stringUIDs.storedCount))
         stringUIDs.insert(value, uid: uid, at: found.place)
@@ -122,12 +139,14 @@ final class ArchiveObjectTable {
         stringUIDs.reserve(count)
     }
 
-    /// Touches the slots of `keys` (a batch of strings about to be stored with ``string(_:)``)
-    /// so that their cache misses overlap (see ``StringUIDTable/homeWords(of:)``). Changes
-    /// nothing that is stored.
+    /// Touches the slots of a batch of strings about to be stored with ``string(_:hash:)``
+    /// (`hashes`: their ``stringHash(of:)``) so that their cache misses overlap (see
+    /// ``StringUIDTable/homeWord(hash:)``). Changes nothing that is stored.
     @inline(__always)
-    func prepareStrings(_ keys: ArraySlice<String>) {
-        preloaded |= stringUIDs.homeWords(of: keys)
+    func prepareStrings(hashes: some Sequence<UInt32>) {
+        var touched: UInt32 = 0
+        for hash in hashes { touched |= stringUIDs.homeWord(hash: hash) }
+        preloaded |= touched
     }
 
     func integer(_ value: Int64) -> Int32 {

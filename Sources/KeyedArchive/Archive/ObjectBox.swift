@@ -74,6 +74,28 @@ struct ObjectBox {
         table.openObjects[level].count += 1
     }
 
+    /// Appends entries (`.dictionary` objects) given as key and value UIDs in turn (`pairs`:
+    /// key, value, key, value, …): the bytes ``appendEntry(key:value:)`` stores for each pair,
+    /// stored at once.
+    func appendEntries(_ pairs: UnsafeBufferPointer<Int32>) {
+        let level = table.openLevel(of: self)
+        let count = pairs.count / 2
+        Self.appendLE32s(pairs, from: 0, count: count, to: &table.openObjects[level].main)
+        Self.appendLE32s(pairs, from: 1, count: count, to: &table.openObjects[level].values)
+        table.openObjects[level].count += count
+    }
+
+    /// Appends `pairs[first]`, `pairs[first + 2]`, … (`count` of them), little-endian.
+    private static func appendLE32s(_ pairs: UnsafeBufferPointer<Int32>, from first: Int, count: Int, to bytes: inout [UInt8]) {
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: 4 * count))
+        bytes.withUnsafeMutableBytes { raw in
+            for index in 0..<count {
+                raw.storeBytes(of: UInt32(bitPattern: pairs[first + 2 * index]).littleEndian, toByteOffset: start + 4 * index, as: UInt32.self)
+            }
+        }
+    }
+
     /// Fields, elements or entries so far.
     var count: Int { table.openCount(uid: uid, hint: level) }
 

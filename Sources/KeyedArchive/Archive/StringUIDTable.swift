@@ -62,9 +62,20 @@ struct StringUIDTable {
         string.withContiguousUTF8 { find(bytes: $0) }
     }
 
+    /// ``find(_:)`` for a string whose ``hash(of:)`` the caller has made already (a
+    /// dictionary's keys are hashed as they are read for sorting): the bytes are hashed once.
+    @inline(__always)
+    mutating func find(_ string: String, hash: UInt32) -> (uid: Int32?, place: Place) {
+        string.withContiguousUTF8 { find(bytes: $0, hash: hash) }
+    }
+
     @inline(__always)
     private mutating func find(bytes: UnsafeBufferPointer<UInt8>) -> (uid: Int32?, place: Place) {
-        let h = hash(of: bytes)
+        find(bytes: bytes, hash: hash(of: bytes))
+    }
+
+    @inline(__always)
+    private mutating func find(bytes: UnsafeBufferPointer<UInt8>, hash h: UInt32) -> (uid: Int32?, place: Place) {
         var slot = Int(h) & mask
         // At most 3/4 full, so the probe meets an empty slot.
         while slots[slot].position != Self.empty {
@@ -97,23 +108,20 @@ struct StringUIDTable {
     }
 
     /// The hash a string is stored and found by (its home slot is the hash masked to the table).
+    /// `mutating` though it changes nothing, as ``find(_:)`` is (and ``homeWord(hash:)``).
     @inline(__always)
-    private func hash(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    mutating func hash(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         let full = ByteHash.hash(bytes, seed: seed)
         return UInt32(truncatingIfNeeded: full ^ (full >> 32))
     }
 
-    /// Reads the home slots of `strings` (about to be looked up with ``uid(for:orInsert:)``)
-    /// and returns a word made from them: their cache misses then overlap instead of each
-    /// waiting on memory in turn (a large dictionary's new keys land in random slots of a
-    /// table larger than the cache). Changes nothing that is stored.
+    /// Reads the home slot of a string whose ``hash(of:)`` is `hash` (about to be looked up
+    /// with ``find(_:hash:)``) and returns a word of it: the cache misses of a batch of such
+    /// reads then overlap instead of each waiting on memory in turn (a large dictionary's new
+    /// keys land in random slots of a table larger than the cache). Changes nothing.
     @inline(__always)
-    func homeWords(of strings: ArraySlice<String>) -> UInt32 {
-        var touched: UInt32 = 0
-        for string in strings {
-            touched |= string.withContiguousUTF8 { bytes in slots[Int(hash(of: bytes)) & mask].position }
-        }
-        return touched
+    mutating func homeWord(hash: UInt32) -> UInt32 {
+        slots[Int(hash) & mask].position
     }
 
     /// Drops the lookup (slots and UIDs) and keeps the strings: the table is done finding

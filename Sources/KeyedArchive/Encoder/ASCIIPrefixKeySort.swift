@@ -1,8 +1,55 @@
 import Foundation
 
-/// An ASCII string's sort key in `asciiSortedOrder` (SpecialEncodable.swift): its first 16
-/// bytes as two big-endian integers (zero-padded) and its position among the strings.
+/// An ASCII string's sort key (see ``stringSortKeys(_:visit:)``): its first 16 bytes as two
+/// big-endian integers (zero-padded) and its position among the strings.
 typealias ASCIIPrefixKey = (high: UInt64, low: UInt64, index: Int)
+
+/// The prefix half of an ASCII string's ``ASCIIPrefixKey``: its first 16 bytes as two
+/// big-endian integers, zero-padded (a string that ends first sorts first). Nil when a byte
+/// is not ASCII (checked eight bytes at a time).
+@inline(__always)
+func asciiPrefix(of bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UInt64)? {
+    guard let base = bytes.baseAddress else { return (0, 0) }  // the empty string
+    guard BinaryPlistEncoding.isASCII(bytes) else { return nil }
+    let raw = UnsafeRawPointer(base)
+    let count = bytes.count
+    if count >= 16 {
+        return (UInt64(bigEndian: raw.loadUnaligned(as: UInt64.self)),
+                UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)))
+    }
+    var padded: (UInt64, UInt64) = (0, 0)
+    withUnsafeMutableBytes(of: &padded) { $0.baseAddress?.copyMemory(from: raw, byteCount: count) }
+    return (UInt64(bigEndian: padded.0), UInt64(bigEndian: padded.1))
+}
+
+/// The sort keys of `strings` in the order `String`'s `<` gives (each key's `index` is its
+/// string's position): `<` orders strings by Unicode scalar, and an ASCII byte is one scalar
+/// of the same value, so the bytes of ASCII strings decide, compared first as prefixes
+/// (``asciiPrefix(of:)``, ``sortASCIIPrefixKeys(_:strings:)``). When a string is not all
+/// ASCII, `<` itself sorts them (the keys' prefixes are then zero). `visit` sees each
+/// string's position and bytes as its key is made (the dictionary encoder hashes them there).
+/// This is the one order rule for dictionary keys and set elements that are strings.
+@inline(__always)
+func stringSortKeys(_ strings: [String], visit: (Int, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in }) -> [ASCIIPrefixKey] {
+    var keys: [ASCIIPrefixKey] = []
+    keys.reserveCapacity(strings.count)
+    var allASCII = true
+    for index in strings.indices {
+        strings[index].withContiguousUTF8 { bytes in
+            visit(index, bytes)
+            if allASCII, let prefix = asciiPrefix(of: bytes) {
+                keys.append((prefix.high, prefix.low, index))
+            } else {
+                allASCII = false
+            }
+        }
+    }
+    guard allASCII else {
+        return strings.indices.sorted { strings[$0] < strings[$1] }.map { (0, 0, $0) }
+    }
+    sortASCIIPrefixKeys(&keys, strings: strings)
+    return keys
+}
 
 /// Sorts `keys` by their prefixes, then (equal prefixes) by their strings' `<`: the order
 /// `<` gives the strings themselves. The keys are distinct (a dictionary's keys, a set's

@@ -161,45 +161,14 @@ enum ArchiveSortKey: Comparable {
 }
 
 /// The positions of `items` in sorted order: by string for `String` elements (the common
-/// case, compared directly), else by ``ArchiveSortKey``. Sorting positions rather than the
-/// items themselves keeps generic values from being copied on every comparison.
+/// case, see ``stringSortKeys(_:visit:)``), else by ``ArchiveSortKey``. Sorting positions
+/// rather than the items themselves keeps generic values from being copied on every comparison.
 func archiveSortedOrder<T: Encodable>(_ items: [T], userInfo: [CodingUserInfoKey: Any]) throws -> [Int] {
     if T.self == String.self {
-        let strings = unsafeBitCast(items, to: [String].self)  // the same type (T is String)
-        if let order = asciiSortedOrder(strings) { return order }
-        return strings.indices.sorted { strings[$0] < strings[$1] }
+        return stringSortKeys(unsafeBitCast(items, to: [String].self)).map(\.index)  // the same type (T is String)
     }
     let keys = try items.map { try ArchiveSortKey.of($0, userInfo: userInfo) }
     return keys.indices.sorted { keys[$0] < keys[$1] }
-}
-
-/// The order `String`'s `<` gives ASCII strings, found faster: `<` orders strings by
-/// Unicode scalar, and an ASCII byte is one scalar of the same value, so their bytes decide.
-/// The first 16 bytes of each are compared as two integers (zero-padded: a string that ends
-/// first sorts first), and only strings that share them are compared as strings. Nil when
-/// a string is not all ASCII (then `<` itself sorts them).
-private func asciiSortedOrder(_ strings: [String]) -> [Int]? {
-    var keys: [ASCIIPrefixKey] = []
-    keys.reserveCapacity(strings.count)
-    for (index, string) in strings.enumerated() {
-        var string = string
-        let prefix: (high: UInt64, low: UInt64)? = string.withUTF8 { bytes in
-            var high: UInt64 = 0, low: UInt64 = 0
-            for (position, byte) in bytes.enumerated() {
-                guard byte < 0x80 else { return nil }
-                if position < 8 {
-                    high |= UInt64(byte) << (56 - 8 * position)
-                } else if position < 16 {
-                    low |= UInt64(byte) << (120 - 8 * position)
-                }
-            }
-            return (high, low)
-        }
-        guard let prefix else { return nil }
-        keys.append((prefix.high, prefix.low, index))
-    }
-    sortASCIIPrefixKeys(&keys, strings: strings)
-    return keys.map(\.index)
 }
 
 extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Encodable {
@@ -235,13 +204,14 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 }
 
 /// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
-/// gathers keys and values, and a second puts them in key order (its reads do not wait on
-/// each other, so their cache misses overlap; storing the entries does not wait on them
-/// then). The string table's slots of the next batch of keys (of a large dictionary) and,
-/// for `Int` values, the number table's are touched first (see
-/// ``ArchiveObjectTable/prepareStrings(_:)`` and ``ArchiveObjectTable/prepare(_:in:)``), so
-/// their cache misses overlap too. The
-/// output is the same, byte for byte, as storing each entry in turn.
+/// gathers keys and values; one over the keys makes their sort keys and their hashes in the
+/// string table (each key's bytes read once, see ``stringSortKeys(_:visit:)``); the entries
+/// are then made in key order, each key looked up by the hash made before, and their UIDs
+/// stored in the dictionary's object at once (``ObjectBox/appendEntries(_:)``). The string
+/// table's slots of the next batch of keys (of a large dictionary) and, for `Int` values,
+/// the number table's are touched first (see ``ArchiveObjectTable/prepareStrings(hashes:)``
+/// and ``ArchiveObjectTable/prepare(_:in:)``), so their cache misses overlap. The output is
+/// the same, byte for byte, as storing each entry in turn.
 private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,
                                                     at base: CodingPathNode) throws -> Int32 {
     var keys: [String] = [], values: [V] = []
@@ -251,35 +221,46 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
         keys.append(key)
         values.append(value)
     }
-    let order = try archiveSortedOrder(keys, userInfo: encoder.userInfo)
-    keys = order.map { keys[$0] }
-    values = order.map { values[$0] }
-    let made = encoder.makeObject(kind: .dictionary)
     let table = encoder.table
+    let count = keys.count
+    var hashes = [UInt32](repeating: 0, count: count)
+    let sorted = hashes.withUnsafeMutableBufferPointer { hashes in
+        stringSortKeys(keys) { index, bytes in hashes[index] = table.stringHash(of: bytes) }
+    }
+    let made = encoder.makeObject(kind: .dictionary)
     // Distinct keys: at most this many new strings.
-    table.reserveStrings(keys.count)
+    table.reserveStrings(count)
     let batch = 16
     let storedBefore = table.numberCount(in: .integers)
-    for index in keys.indices {
-        // As for arrays of numbers (`boxNumbers`): when the first values are mostly new
-        // numbers, room for the rest is made at once.
-        if V.self == Int.self, index == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
-            table.reserveNumbers(keys.count - index, in: .integers)
+    // Each entry's key and value UIDs, stored in the dictionary's object at the end.
+    var pairs = [Int32](repeating: 0, count: 2 * count)
+    try pairs.withUnsafeMutableBufferPointer { pairs in
+        for position in sorted.indices {
+            if position % batch == 0 {
+                if V.self == Int.self {
+                    // As for arrays of numbers (`boxNumbers`): when the first values are mostly
+                    // new numbers, room for the rest is made at once.
+                    if position == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
+                        table.reserveNumbers(count - position, in: .integers)
+                    }
+                    let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
+                    table.prepare(sorted[position..<Swift.min(position + batch, count)].lazy.map { UInt64(bitPattern: Int64(ints[$0.index])) },
+                                  in: .integers)
+                }
+                if count >= 4 * batch {
+                    // The next batch's keys (the first batch's too, at the start).
+                    if position == 0 { table.prepareStrings(hashes: sorted[0..<batch].lazy.map { hashes[$0.index] }) }
+                    table.prepareStrings(hashes: sorted[Swift.min(position + batch, count)..<Swift.min(position + 2 * batch, count)]
+                        .lazy.map { hashes[$0.index] })
+                }
+            }
+            let index = sorted[position].index
+            let key = keys[index]
+            pairs[2 * position] = table.string(key, hash: hashes[index])
+            pairs[2 * position + 1] = encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key))))
         }
-        if V.self == Int.self, index % batch == 0 {
-            let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
-            table.prepare(ints[index..<Swift.min(index + batch, ints.count)].lazy.map { UInt64(bitPattern: Int64($0)) },
-                          in: .integers)
-        }
-        if keys.count >= 4 * batch, index % batch == 0 {
-            // The next batch's keys (the first batch's too, at the start).
-            if index == 0 { table.prepareStrings(keys[0..<Swift.min(batch, keys.count)]) }
-            table.prepareStrings(keys[Swift.min(index + batch, keys.count)..<Swift.min(index + 2 * batch, keys.count)])
-        }
-        let key = keys[index]
-        let keyUID = table.string(key)
-        made.box.appendEntry(key: keyUID, value: encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key)))))
     }
+    pairs.withUnsafeBufferPointer { made.box.appendEntries($0) }
     return made.uid
 }
 

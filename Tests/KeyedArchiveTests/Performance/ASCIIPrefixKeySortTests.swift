@@ -54,6 +54,9 @@ struct ASCIIPrefixKeySortTests {
         ("two letters", { generator in
             String((0..<generator.next(25)).map { _ in generator.next(2) == 0 ? Character("a") : Character("b") })
         }),
+        // Few prefix bytes differ, and many keys share all 16
+        // (their strings decide).
+        ("ties past 16 bytes", { "k\($0.next(90) + 10)-padpadpadpad-\($0.next(1_000_000))" }),
         // Printable ASCII and NUL, 0 to 20 bytes.
         ("mixed", { generator in
             String((0..<generator.next(21)).map { _ in
@@ -64,7 +67,7 @@ struct ASCIIPrefixKeySortTests {
     ]
 
     @Test("Keys sort as String's < orders them, radix and comparison paths alike",
-          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 5_000])
+          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 1_000, 5_000])
     func sortsAsStringOrder(count: Int) {
         for (family, make) in Self.families {
             // "two letters" has fewer than 2^25 strings, far more than the counts asked.
@@ -73,6 +76,46 @@ struct ASCIIPrefixKeySortTests {
             sortASCIIPrefixKeys(&keys, strings: strings)
             let expected = strings.indices.sorted { strings[$0] < strings[$1] }
             #expect(keys.map(\.index) == expected, "\(family), \(count) keys")
+        }
+    }
+}
+
+@Suite("ASCII key sort: prefixes and sort keys of strings")
+struct StringSortKeysTests {
+    /// `asciiPrefix(of:)` (eight bytes at a time) is the byte-by-byte prefix of every ASCII
+    /// string of 0 to 40 bytes, and nil when any byte is not ASCII (before, at and after the
+    /// 16 prefix bytes).
+    @Test func prefixIsTheBytesPrefix() {
+        var generator = Generator(state: 99)
+        for length in 0...40 {
+            for _ in 0..<20 {
+                let string = String(decoding: (0..<length).map { _ in UInt8(generator.next(128)) }, as: UTF8.self)
+                let expected = prefixKeys([string])[0]
+                let prefix = string.withContiguousUTF8 { asciiPrefix(of: $0) }
+                #expect(prefix?.high == expected.high && prefix?.low == expected.low, "\(Array(string.utf8))")
+            }
+        }
+        for position in [0, 1, 7, 8, 15, 16, 17, 30] {
+            let bytes = (0..<32).map { $0 == position ? UInt8(0xC3) : UInt8(0x61) }
+            let string = String(decoding: bytes, as: UTF8.self)  // one invalid byte: U+FFFD, not ASCII
+            #expect(string.withContiguousUTF8 { asciiPrefix(of: $0) } == nil, "non-ASCII at \(position)")
+        }
+    }
+
+    /// `stringSortKeys` gives `<`'s order for ASCII strings and for strings that are not all
+    /// ASCII (sorted by `<` itself), and shows its visitor each string's bytes exactly once.
+    @Test("Sort keys follow String's < and visit every string once", arguments: [0, 1, 5, 64, 2_000])
+    func sortKeysFollowStringOrder(count: Int) {
+        let ascii = distinct(count, seed: 5) { "key-\($0.next(100_000))-\($0.next(1_000))" }
+        let mixed = ascii + ["é", "e\u{301}x", "日本", "key-é"]
+        for strings in [ascii, mixed] {
+            var seen = [[UInt8]?](repeating: nil, count: strings.count)
+            let keys = stringSortKeys(strings) { index, bytes in
+                #expect(seen[index] == nil, "\(index) visited twice")
+                seen[index] = Array(bytes)
+            }
+            #expect(keys.map(\.index) == strings.indices.sorted { strings[$0] < strings[$1] })
+            #expect(seen == strings.map { Array($0.utf8) })
         }
     }
 }

@@ -38,3 +38,29 @@ struct StringUIDTableTests {
         #expect(small.find("late").uid == 7)
     }
 }
+
+@Suite("String uniquing table: lookups by a hash made before")
+struct StringUIDTableHashedLookupTests {
+    /// `string(_:hash:)` (a dictionary's keys, hashed while they are read for sorting) gives
+    /// the UIDs `string(_:)` gives, mixed in any order with it: new strings, strings found
+    /// again, canonically equivalent strings kept apart, the empty string, long strings.
+    @Test func hashedLookupsEqualPlainLookups() {
+        var strings = ["", "a", "é", "e\u{301}", "abcdefghijklmnop", "日本語"]
+        strings += (0..<2_000).map { "key-\($0 % 700)-" + String(repeating: "y", count: $0 % 23) }
+        let plain = ArchiveObjectTable()
+        let hashed = ArchiveObjectTable()
+        for (index, string) in strings.enumerated() {
+            let expected = plain.string(string)
+            let got: Int32
+            if index % 3 == 0 {
+                got = hashed.string(string)
+            } else {
+                let hash = string.withContiguousUTF8 { hashed.stringHash(of: $0) }
+                hashed.prepareStrings(hashes: [hash])
+                got = hashed.string(string, hash: hash)
+            }
+            #expect(got == expected, "\(string)")
+        }
+        #expect(hashed.count == plain.count)
+    }
+}

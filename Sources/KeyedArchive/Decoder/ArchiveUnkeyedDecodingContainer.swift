@@ -117,6 +117,21 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         }
     }
 
+    /// Every remaining element as a `String`: runs of plain short strings read in one loop
+    /// (see `fastStrings(_:from:owner:into:)`), any other element through
+    /// ``decode(_:)-(String.Type)``, with the same work, values and errors as reading each through it.
+    mutating func collectStrings() throws -> [String] {
+        guard case .list(let list) = elements else { return try collect { try $0.decode(String.self) } }
+        var strings: [String] = []
+        strings.reserveCapacity(Self.reservation(count: list.count, stride: MemoryLayout<String>.stride,
+                                                 inputBytes: decoder.plist.bytes.count))
+        while currentIndex < list.count {
+            currentIndex = decoder.fastStrings(list, from: currentIndex, owner: uid, into: &strings)
+            if currentIndex < list.count { strings.append(try decode(String.self)) }
+        }
+        return strings
+    }
+
     /// The slot of the next element; throws at the end, or when the decode has used up
     /// its budget of values.
     private func nextSlot<T>(_ type: T.Type) throws -> ArchiveSlot {
@@ -225,3 +240,4 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         return sub
     }
 }
+

@@ -96,6 +96,37 @@ extension _ArchiveDecoder {
         state.remainingObjects -= 1
     }
 
+    /// Reads the elements of `list` (an array's element references, in an object `owner`)
+    /// from `start` on, while each is a plain short string (see ``fastString(_:)``), into
+    /// `strings`; returns the index of the first element it did not read (`list.count` at
+    /// the end). Each element is charged as the unkeyed container charges it (one unit for
+    /// the element, then the string as ``fastString(_:)`` charges it), so the caller reads
+    /// the element at the returned index through the container, exactly as before.
+    @inline(never)
+    func fastStrings(_ list: BinaryPropertyList.RefList, from start: Int, owner: Int, into strings: inout [String]) -> Int {
+        var index = start
+        // Two units at least: the element's, and one left for its value.
+        while index < list.count, state.remainingObjects >= 2 {
+            guard let ref = try? plist.ref(list, index) else { break }
+            let string: String
+            switch quickSlot(forValueAt: ref, owner: owner) {
+            case .uid(let uid)?:
+                guard let known = shortString(uid: uid) else { return index }
+                string = known
+            case .inline(let ref, _)?:
+                guard let made = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return index }
+                string = made
+            case nil:
+                return index
+            }
+            state.remainingObjects -= 1
+            chargeShortString(string)
+            strings.append(string)
+            index += 1
+        }
+        return index
+    }
+
     /// An integer object of up to 8 bytes; the caller charges once it fits its type.
     @inline(never)
     private func fastInteger(_ slot: ArchiveSlot) -> Int64? {

@@ -15,22 +15,6 @@ private func stringList(_ elements: [UInt64], _ strings: [String]) -> Data {
             + strings.map { PropertyListValue.string($0) })
 }
 
-/// The units of work and the bytes made by a decode of `data` as `T`.
-private func work<T: Decodable>(_ type: T.Type, _ data: Data) throws -> (units: Int, bytes: Int) {
-    let (_, budget) = try ArchiveDecoder().decodeReportingWork(T.self, from: data)
-    return (budget.limit - budget.remaining, budget.bytesMade)
-}
-
-/// The smallest `maxObjectVisits` with which `data` decodes as `T`.
-private func smallestBudget<T: Decodable>(_ type: T.Type, _ data: Data) throws -> Int {
-    for budget in 1...2_000 {
-        let decoder = ArchiveDecoder()
-        decoder.limits = .init(maxObjectVisits: budget)
-        if (try? decoder.decode(type, from: data)) != nil { return budget }
-    }
-    throw KeyedArchiveError("no budget up to 2,000 decodes the value")
-}
-
 private struct Named: Codable, Equatable {
     var name: String
     var nickname: String
@@ -67,7 +51,7 @@ struct ShortStringMemoTests {
         let distinct = stringList([3, 4, 5, 6, 7], texts)
         #expect(try ArchiveDecoder().decode([String].self, from: shared) == Array(repeating: texts[0], count: 5))
         #expect(try ArchiveDecoder().decode([String].self, from: distinct) == texts)
-        let sharedWork = try work([String].self, shared), distinctWork = try work([String].self, distinct)
+        let sharedWork = try decodeWork([String].self, shared), distinctWork = try decodeWork([String].self, distinct)
         let bytes = texts[0].utf8.count
         if texts[0].utf16.count < SharedLeafValues.sharedLength {
             // Each reference is made (or copied) and charged again.
@@ -84,8 +68,8 @@ struct ShortStringMemoTests {
     @Test("Each more reference to a remembered string costs its value, its element and its bytes")
     func workGrowsWithReferences() throws {
         let text = "twenty-byte string!!"  // 20 bytes: charged one unit per 4 bytes at each use
-        let few = try work([String].self, stringList(Array(repeating: 3, count: 10), [text]))
-        let many = try work([String].self, stringList(Array(repeating: 3, count: 1_010), [text]))
+        let few = try decodeWork([String].self, stringList(Array(repeating: 3, count: 10), [text]))
+        let many = try decodeWork([String].self, stringList(Array(repeating: 3, count: 1_010), [text]))
         #expect(many.units - few.units == 1_000 * (2 + text.utf8.count / ArchiveWorkBudget.bytesPerUnitMade))
         #expect(many.bytes - few.bytes == 1_000 * text.utf8.count)
     }
@@ -95,8 +79,8 @@ struct ShortStringMemoTests {
         let texts = (0..<50).map { "a string of 20 bytes\($0 % 10)" }
         let shared = stringList(Array(repeating: 3, count: 50), [texts[0]])
         let distinct = stringList((0..<50).map { UInt64($0 + 3) }, texts)
-        let smallest = try smallestBudget([String].self, shared)
-        #expect(smallest == (try smallestBudget([String].self, distinct)))
+        let smallest = try smallestDecodingBudget([String].self, shared)
+        #expect(smallest == (try smallestDecodingBudget([String].self, distinct)))
         let decoder = ArchiveDecoder()
         decoder.limits = .init(maxObjectVisits: smallest - 1)
         #expect(throws: (any Error).self) { try decoder.decode([String].self, from: shared) }

@@ -14,37 +14,9 @@ private func nsArray(_ classUID: UInt64, _ elements: [UInt64]) -> PropertyListVa
     dict(["$class": uid(classUID), "NS.objects": .array(elements.map { uid($0) })])
 }
 
-/// The units of work a decode of `data` as `T` charges.
-private func work<T: Decodable>(_ type: T.Type, _ data: Data) throws -> Int {
-    let (_, budget) = try ArchiveDecoder().decodeReportingWork(T.self, from: data)
-    return budget.limit - budget.remaining
-}
-
-/// The smallest `maxObjectVisits` with which `data` decodes as `T`.
-private func smallestBudget<T: Decodable>(_ type: T.Type, _ data: Data) throws -> Int {
-    for budget in 1...2_000 {
-        let decoder = ArchiveDecoder()
-        decoder.limits = .init(maxObjectVisits: budget)
-        if (try? decoder.decode(type, from: data)) != nil { return budget }
-    }
-    throw KeyedArchiveError("no budget up to 2,000 decodes the value")
-}
-
 /// The coding path of the `DecodingError` decoding `data` as `T` throws (nil if none).
 private func failurePath<T: Decodable>(_ type: T.Type, _ data: Data) -> [String]? {
-    do {
-        _ = try ArchiveDecoder().decode(type, from: data)
-        return nil
-    } catch let error as DecodingError {
-        switch error {
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
-            return context.codingPath.map(\.stringValue)
-        @unknown default:
-            return nil
-        }
-    } catch {
-        return nil
-    }
+    decodingFailure(data) { _ = try ArchiveDecoder().decode(T.self, from: $0) }?.path
 }
 
 /// Objects 3… of the archives below: strings, an integer, an NSMutableString object.
@@ -88,9 +60,9 @@ struct StringListFastPathTests {
         let general = nested(lists, outerClass: 13, classes: [2, 2, 13])
         #expect(try ArchiveDecoder().decode([[String]].self, from: learned)
                 == (try ArchiveDecoder().decode([[String]].self, from: general)))
-        #expect(try work([[String]].self, learned) == (try work([[String]].self, general)))
-        let smallest = try smallestBudget([[String]].self, learned)
-        #expect(smallest == (try smallestBudget([[String]].self, general)))
+        #expect(try decodeWork([[String]].self, learned).units == (try decodeWork([[String]].self, general).units))
+        let smallest = try smallestDecodingBudget([[String]].self, learned)
+        #expect(smallest == (try smallestDecodingBudget([[String]].self, general)))
         let decoder = ArchiveDecoder()
         decoder.limits = .init(maxObjectVisits: smallest - 1)
         #expect(throws: (any Error).self) { try decoder.decode([[String]].self, from: learned) }
@@ -101,8 +73,8 @@ struct StringListFastPathTests {
         let data = nested([[3, 4, 5, 7, 3, 4, 4]])
         #expect(try ArchiveDecoder().decode([ContiguousArray<String>].self, from: data).map(Array.init)
                 == (try ArchiveDecoder().decode([[String]].self, from: data)))
-        #expect(try work([[String]].self, data) == (try work([ContiguousArray<String>].self, data)))
-        #expect(try smallestBudget([[String]].self, data) == (try smallestBudget([ContiguousArray<String>].self, data)))
+        #expect(try decodeWork([[String]].self, data).units == (try decodeWork([ContiguousArray<String>].self, data).units))
+        #expect(try smallestDecodingBudget([[String]].self, data) == (try smallestDecodingBudget([ContiguousArray<String>].self, data)))
     }
 
     @Test("A bad element throws the container's error at its index", arguments: [

@@ -66,6 +66,10 @@ final class ArchiveDecodingState {
     /// (see `FoundationLeafObjects.swift`).
     @exclusivity(unchecked) var dateShape = FoundationLeafShape()
     @exclusivity(unchecked) var uuidShape = FoundationLeafShape()
+    /// The shape of NSArray objects likewise (see `fastList(_:)`).
+    @exclusivity(unchecked) var listShape = FoundationLeafShape()
+    /// Short strings the fast path made lately, by UID (see `ShortStringMemo`).
+    @exclusivity(unchecked) var shortStrings = ShortStringMemo()
     /// Key indexes of large objects, by the byte offset of their key list: built once,
     /// so each lookup is O(1) however many keys an object has and however often it is shared.
     @exclusivity(unchecked) var fieldIndexes: [Int: [String: Int]] = [:]

@@ -50,6 +50,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     /// the distinct objects of an NSCountedSet, or a plain plist array. Any other object —
     /// an NSDictionary, an object of another class — is not an array: `typeMismatch`.
     private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: @autoclosure () -> CodingPathNode, pairs: Bool) throws -> Elements {
+        if let list = decoder.fastList(slot) { return .list(list) }
         let object = try decoder.object(in: slot, expecting: [Any].self, at: path())
         let plist = decoder.plist
         switch object {
@@ -66,6 +67,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             if chain.unkeyedLayout == .list, let index = try decoder.fieldIndex(of: "NS.objects", keys: keys) {
                 guard case .array(let list) = try decoder.readObject(try plist.ref(values, index)) else {
                     throw decoder.corrupted(at: path(), slot: slot, "\(chain.name) needs an NS.objects array")
+                }
+                if decoder.state.listShape.classUID == 0 {
+                    decoder.learnShape(&decoder.state.listShape, keys: keys, values: values)
                 }
                 return .list(list)
             }
@@ -115,6 +119,21 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
             }
             return entries
         }
+    }
+
+    /// Every remaining element as a `String`: runs of plain short strings read in one loop
+    /// (see `fastStrings(_:from:owner:into:)`), any other element through
+    /// ``decode(_:)-(String.Type)``, with the same work, values and errors as reading each through it.
+    mutating func collectStrings() throws -> [String] {
+        guard case .list(let list) = elements else { return try collect { try $0.decode(String.self) } }
+        var strings: [String] = []
+        strings.reserveCapacity(Self.reservation(count: list.count, stride: MemoryLayout<String>.stride,
+                                                 inputBytes: decoder.plist.bytes.count))
+        while currentIndex < list.count {
+            currentIndex = decoder.fastStrings(list, from: currentIndex, owner: uid, into: &strings)
+            if currentIndex < list.count { strings.append(try decode(String.self)) }
+        }
+        return strings
     }
 
     /// The slot of the next element; throws at the end, or when the decode has used up
@@ -223,5 +242,25 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         let sub = decoder.subDecoder(slot: try nextSlot(Never.self), path: nextElementPath())
         currentIndex += 1
         return sub
+    }
+}
+
+extension _ArchiveDecoder {
+    /// The element list of the NSArray (or NSSet…) object at `slot` when it has the shape
+    /// the general reader learned in this decode (see ``FoundationLeafShape``): two keys,
+    /// `$class` naming the class entry learned and `NS.objects`, an array in place. Charged
+    /// as the general reader charges it (the object read); nil for anything else, or when
+    /// no work is left, and the general reader then reads the object.
+    @inline(__always)
+    func fastList(_ slot: ArchiveSlot) -> BinaryPropertyList.RefList? {
+        let shape = state.listShape
+        guard case .uid(let uid) = slot, shape.classUID != 0, state.remainingObjects >= 1,
+              uid > 0, uid < objects.count, let ref = try? plist.ref(objects, uid),
+              let field = plist.twoEntryValue(ref, classKey: shape.classKey, fieldKey: shape.fieldKey,
+                                              classUID: UInt64(shape.classUID)),
+              case .array(let list)? = try? readObject(field)
+        else { return nil }
+        state.remainingObjects -= 1
+        return list
     }
 }

@@ -25,7 +25,7 @@ extension Array: _ArchiveArrayDecodable where Element: Decodable {
         // is `String` (`Int`, `Double`), `[Element]` is `[String]` (…): the bit cast is
         // an identity.
         if Element.self == String.self {
-            return unsafeBitCast(try container.collect { try $0.decode(String.self) }, to: [Element].self)
+            return unsafeBitCast(try container.collectStrings(), to: [Element].self)
         }
         if Element.self == Int.self {
             return unsafeBitCast(try container.collect { try $0.decode(Int.self) }, to: [Element].self)

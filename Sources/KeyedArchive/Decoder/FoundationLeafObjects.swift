@@ -1,6 +1,7 @@
 import Foundation
 
-/// What the fast paths for NSDate and NSUUID objects know of one archive: the UID of a
+/// What the fast paths for NSDate, NSUUID and NSArray objects (the last in
+/// `ArchiveUnkeyedDecodingContainer.swift`) know of one archive: the UID of a
 /// class entry the general reader accepted for the type, and the plist references of the
 /// key strings `$class` and the type's one field, in an object it read. Writers store each
 /// class entry and key string once, so every other object of the type has the same three

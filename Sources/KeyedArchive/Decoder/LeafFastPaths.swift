@@ -60,11 +60,71 @@ extension _ArchiveDecoder {
     /// the general reader.
     @inline(never)
     func fastString(_ slot: ArchiveSlot) -> String? {
-        guard let ref = leafRef(slot), let string = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return nil }
+        guard state.remainingObjects > 0 else { return nil }
+        let string: String
+        switch slot {
+        case .uid(let uid):
+            guard let known = shortString(uid: uid) else { return nil }
+            string = known
+        case .inline(let ref, _):
+            guard let made = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return nil }
+            string = made
+        }
+        chargeShortString(string)
+        return string
+    }
+
+    /// The plain string of fewer than ``SharedLeafValues/sharedLength`` characters that is
+    /// object `uid`: remembered (see ``ShortStringMemo``) or made and remembered. Nil for
+    /// anything else, and once the decode has ended (a decoder kept past it reads nothing).
+    @inline(__always)
+    func shortString(uid: Int) -> String? {
+        if let known = state.shortStrings.string(uid: uid), plist.objectCount != 0 { return known }
+        guard uid > 0, uid < objects.count, let ref = try? plist.ref(objects, uid),
+              let made = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return nil }
+        state.shortStrings.remember(made, uid: uid, objectCount: objects.count)
+        return made
+    }
+
+    /// Charges a short string read by a fast path, whether it was made or remembered: its
+    /// bytes from ``SharedLeafValues/inlineStringBytes`` on, as ``SharedLeafValues``
+    /// charges a string it makes, and one unit for the value.
+    @inline(__always)
+    func chargeShortString(_ string: String) {
         let bytes = string.utf8.count
         if bytes >= SharedLeafValues.inlineStringBytes { _ = state.budget.chargeMade(bytes: bytes) }
         state.remainingObjects -= 1
-        return string
+    }
+
+    /// Reads the elements of `list` (an array's element references, in an object `owner`)
+    /// from `start` on, while each is a plain short string (see ``fastString(_:)``), into
+    /// `strings`; returns the index of the first element it did not read (`list.count` at
+    /// the end). Each element is charged as the unkeyed container charges it (one unit for
+    /// the element, then the string as ``fastString(_:)`` charges it), so the caller reads
+    /// the element at the returned index through the container, exactly as before.
+    @inline(never)
+    func fastStrings(_ list: BinaryPropertyList.RefList, from start: Int, owner: Int, into strings: inout [String]) -> Int {
+        var index = start
+        // Two units at least: the element's, and one left for its value.
+        while index < list.count, state.remainingObjects >= 2 {
+            guard let ref = try? plist.ref(list, index) else { break }
+            let string: String
+            switch quickSlot(forValueAt: ref, owner: owner) {
+            case .uid(let uid)?:
+                guard let known = shortString(uid: uid) else { return index }
+                string = known
+            case .inline(let ref, _)?:
+                guard let made = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return index }
+                string = made
+            case nil:
+                return index
+            }
+            state.remainingObjects -= 1
+            chargeShortString(string)
+            strings.append(string)
+            index += 1
+        }
+        return index
     }
 
     /// An integer object of up to 8 bytes; the caller charges once it fits its type.

@@ -32,12 +32,6 @@ private func withDecoder<R>(_ data: Data, _ body: (_ArchiveDecoder) throws -> R)
     try data.withUnsafeBytes { bytes in try ArchiveDecoder().withSession(bytes, file: nil) { try body($0.decoder) } }
 }
 
-/// The units of work a decode of `data` as `T` charges.
-private func work<T: Decodable>(_ type: T.Type, _ data: Data) throws -> Int {
-    let (_, budget) = try ArchiveDecoder().decodeReportingWork(T.self, from: data)
-    return budget.limit - budget.remaining
-}
-
 /// The smallest `maxDepth` with which `data` decodes as `T`.
 private func smallestDepth<T: Decodable>(_ type: T.Type, _ data: Data) throws -> Int {
     for depth in 1...64 {
@@ -50,19 +44,7 @@ private func smallestDepth<T: Decodable>(_ type: T.Type, _ data: Data) throws ->
 
 /// The description and coding path of what decoding `data` as `T` throws.
 private func failure<T: Decodable>(_ type: T.Type, _ data: Data, decoder: ArchiveDecoder = ArchiveDecoder()) -> (text: String, path: [String])? {
-    do {
-        _ = try decoder.decode(type, from: data)
-        return nil
-    } catch let error as DecodingError {
-        switch error {
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
-            return (context.debugDescription, context.codingPath.map(\.stringValue))
-        @unknown default:
-            return nil
-        }
-    } catch {
-        return ("\(error)", [])
-    }
+    decodingFailure(data) { _ = try decoder.decode(type, from: $0) }
 }
 
 private struct Deep: Decodable, Equatable {
@@ -127,7 +109,7 @@ struct FoundationLeafObjectTests {
         ])
         let dates = (fast: try ArchiveDecoder().decode([Date].self, from: inPlace), general: try ArchiveDecoder().decode([Date].self, from: byUID))
         #expect(dates.fast == dates.general && dates.fast.count == 3)
-        let dateWork = (fast: try work([Date].self, inPlace), general: try work([Date].self, byUID))
+        let dateWork = (fast: try decodeWork([Date].self, inPlace).units, general: try decodeWork([Date].self, byUID).units)
         #expect(dateWork.fast == dateWork.general, "\(dateWork)")
         let uuidsInPlace = archive(list([3, 5, 6]) + [uuidObject(4, bytesA), nsUUID, uuidObject(4, bytesB), uuidObject(4, bytesA)])
         let uuidsByUID = archive(list([3, 5, 6]) + [
@@ -137,7 +119,7 @@ struct FoundationLeafObjectTests {
         ])
         let uuids = (fast: try ArchiveDecoder().decode([UUID].self, from: uuidsInPlace), general: try ArchiveDecoder().decode([UUID].self, from: uuidsByUID))
         #expect(uuids.fast == uuids.general && uuids.fast.count == 3)
-        let uuidWork = (fast: try work([UUID].self, uuidsInPlace), general: try work([UUID].self, uuidsByUID))
+        let uuidWork = (fast: try decodeWork([UUID].self, uuidsInPlace).units, general: try decodeWork([UUID].self, uuidsByUID).units)
         #expect(uuidWork.fast == uuidWork.general, "\(uuidWork)")
     }
 

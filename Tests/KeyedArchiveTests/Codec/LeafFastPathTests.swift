@@ -18,16 +18,6 @@ private struct TwoDoubles: Codable { var a: Double; var b: Double }
 private struct OneBool: Codable { var a: Bool }
 private struct TwoBools: Codable { var a: Bool; var b: Bool }
 
-/// The smallest `maxObjectVisits` with which `data` decodes as `T`.
-private func smallestBudget<T: Decodable>(_ type: T.Type, _ data: Data) throws -> Int {
-    for budget in 1...1_000 {
-        let decoder = ArchiveDecoder()
-        decoder.limits = .init(maxObjectVisits: budget)
-        if (try? decoder.decode(type, from: data)) != nil { return budget }
-    }
-    throw KeyedArchiveError("no budget up to 1,000 decodes the value")
-}
-
 private struct Mixed: Decodable, Equatable {
     var text: String
     var long: String
@@ -45,20 +35,20 @@ struct LeafFastPathTests {
         let long = String(repeating: "x", count: 100)  // past the fast path's length
         let encoder = ArchiveEncoder()
         let pairs: [(one: Int, two: Int, what: String)] = [
-            (try smallestBudget(OneString.self, try encoder.encode(OneString(a: "short"))),
-             try smallestBudget(TwoStrings.self, try encoder.encode(TwoStrings(a: "short", b: "other"))), "short string"),
-            (try smallestBudget(OneString.self, try encoder.encode(OneString(a: long))),
-             try smallestBudget(TwoStrings.self, try encoder.encode(TwoStrings(a: long, b: long + "y"))), "long string"),
-            (try smallestBudget(OneString.self, try encoder.encode(OneString(a: "café"))),
-             try smallestBudget(TwoStrings.self, try encoder.encode(TwoStrings(a: "café", b: "naïve"))), "UTF-16 string"),
-            (try smallestBudget(OneInt.self, try encoder.encode(OneInt(a: 1 << 40))),
-             try smallestBudget(TwoInts.self, try encoder.encode(TwoInts(a: 1 << 40, b: -7))), "Int"),
-            (try smallestBudget(OneInt8.self, try encoder.encode(OneInt8(a: -3))),
-             try smallestBudget(TwoInt8s.self, try encoder.encode(TwoInt8s(a: -3, b: 100))), "Int8"),
-            (try smallestBudget(OneDouble.self, try encoder.encode(OneDouble(a: 0.5))),
-             try smallestBudget(TwoDoubles.self, try encoder.encode(TwoDoubles(a: 0.5, b: -1e300))), "Double"),
-            (try smallestBudget(OneBool.self, try encoder.encode(OneBool(a: true))),
-             try smallestBudget(TwoBools.self, try encoder.encode(TwoBools(a: true, b: false))), "Bool"),
+            (try smallestDecodingBudget(OneString.self, try encoder.encode(OneString(a: "short"))),
+             try smallestDecodingBudget(TwoStrings.self, try encoder.encode(TwoStrings(a: "short", b: "other"))), "short string"),
+            (try smallestDecodingBudget(OneString.self, try encoder.encode(OneString(a: long))),
+             try smallestDecodingBudget(TwoStrings.self, try encoder.encode(TwoStrings(a: long, b: long + "y"))), "long string"),
+            (try smallestDecodingBudget(OneString.self, try encoder.encode(OneString(a: "café"))),
+             try smallestDecodingBudget(TwoStrings.self, try encoder.encode(TwoStrings(a: "café", b: "naïve"))), "UTF-16 string"),
+            (try smallestDecodingBudget(OneInt.self, try encoder.encode(OneInt(a: 1 << 40))),
+             try smallestDecodingBudget(TwoInts.self, try encoder.encode(TwoInts(a: 1 << 40, b: -7))), "Int"),
+            (try smallestDecodingBudget(OneInt8.self, try encoder.encode(OneInt8(a: -3))),
+             try smallestDecodingBudget(TwoInt8s.self, try encoder.encode(TwoInt8s(a: -3, b: 100))), "Int8"),
+            (try smallestDecodingBudget(OneDouble.self, try encoder.encode(OneDouble(a: 0.5))),
+             try smallestDecodingBudget(TwoDoubles.self, try encoder.encode(TwoDoubles(a: 0.5, b: -1e300))), "Double"),
+            (try smallestDecodingBudget(OneBool.self, try encoder.encode(OneBool(a: true))),
+             try smallestDecodingBudget(TwoBools.self, try encoder.encode(TwoBools(a: true, b: false))), "Bool"),
         ]
         for pair in pairs {
             // A string too long to be stored inline is made once (one unit per 4 bytes) and shared.
@@ -131,19 +121,7 @@ struct LeafFastPathTests {
 /// The coding path of the `DecodingError` that `decode` throws for `data`, or nil when it
 /// does not throw one.
 private func codingPathOfFailure(_ data: Data, _ decode: (Data) throws -> Void) -> [String]? {
-    do {
-        try decode(data)
-        return nil
-    } catch let error as DecodingError {
-        switch error {
-        case .dataCorrupted(let context), .typeMismatch(_, let context), .valueNotFound(_, let context), .keyNotFound(_, let context):
-            return context.codingPath.map(\.stringValue)
-        @unknown default:
-            return nil
-        }
-    } catch {
-        return nil
-    }
+    decodingFailure(data, decode)?.path
 }
 
 /// Replaces the one occurrence of `old` in `data` with `new` (of the same length).

@@ -142,17 +142,30 @@ struct ArchiveBinaryWriter {
         // Moved from record to record: one in the chunk of the one before is read without
         // a new reference to the chunk (see `ChunkedBytes.move(_:to:)`).
         var reader = ObjectRecord.Cursor([], at: 0, chunk: -1)
-        for index in 0..<entries {
-            let payload = table.payloads[index]
+        var index = 0
+        while index < entries {
             let kind = table.kinds[index]
+            if kind == .real || kind == .integer {
+                // A run of new numbers (an array of a million), in one loop (see ArchiveBinaryWriter+NumberRuns.swift).
+                let end = numberRun(from: index, to: entries, kind: kind)
+                // The last point of release passed (see below), if any.
+                let released = end & ~2_047 &- 1
+                if writing, released >= index {
+                    reader = ObjectRecord.Cursor([], at: 0, chunk: -1)
+                    releaseWritten(through: released)
+                }
+                index = end
+                continue
+            }
+            let payload = table.payloads[index]
             let ref: Int
             switch kind {
             case .nullString: ref = newString("$null")
             case .string: ref = newString(table.storedString(payload))
-            case .integer: ref = newInteger(Int64(bitPattern: payload))
+            case .integer: ref = newInteger(Int64(bitPattern: payload))  // (in a run above)
             case .unsignedInteger: ref = unsignedInteger(payload)
             case .wideInteger: ref = wideInteger(table.wides[Int(payload)])
-            case .real: ref = newReal(payload)
+            case .real: ref = newReal(payload)  // (in a run above)
             case .float: ref = float(UInt32(truncatingIfNeeded: payload))
             case .bool: ref = bool(payload != 0)
             case .data:
@@ -177,6 +190,7 @@ struct ArchiveBinaryWriter {
                     releaseWritten(through: index)
                 }
             }
+            index += 1
         }
         if !writing { objectsArrayAt = (markerBytes, childRefs) }
         let objectsRef = objectsArray(count: entries)
@@ -238,17 +252,5 @@ struct ArchiveBinaryWriter {
             let valueList = uidArray(&cursor, count: count)
             return smallDictionary(keys: (keys.class, keys.keys, keys.objects), values: (classRef, keyList, valueList), count: 3)
         }
-    }
-
-    /// An array of `count` UID objects read from `cursor` (written in place, as above).
-    mutating func uidArray(_ cursor: inout ObjectRecord.Cursor, count: Int) -> Int {
-        var open = openContainer(isDictionary: false, count: count)
-        // A loop per pass: an array can hold a million UIDs.
-        if writing {
-            for _ in 0..<count { Self.putRef(uid(cursor.uid()), size: refSize, into: &open.values) }
-        } else {
-            for _ in 0..<count { _ = uid(cursor.uid()) }
-        }
-        return closeContainer(open)
     }
 }

@@ -47,6 +47,15 @@ struct OpenObject {
         count += 1
     }
 
+    /// Appends `elements` in order, as ``appendElement(_:)`` one by one; they are made
+    /// little-endian in place, then copied.
+    @inline(__always)
+    mutating func appendElements(_ elements: UnsafeMutableBufferPointer<Int32>) {
+        for i in elements.indices { elements[i] = Int32(bitPattern: UInt32(bitPattern: elements[i]).littleEndian) }
+        main.append(contentsOf: UnsafeRawBufferPointer(elements))
+        count += elements.count
+    }
+
     /// Moves the object's bytes to `arena` as one record (see ObjectRecord) and returns its
     /// address. The next object at this level starts after them; a buffer is emptied in
     /// place once it holds `emptiedAt` bytes, and released when above `keptScratch`.
@@ -183,6 +192,14 @@ extension ArchiveObjectTable {
     func appendElement(_ element: Int32, uid: Int32, hint: Int) {
         let level = openLevel(uid: uid, hint: hint)
         openObjects[level].appendElement(element)
+    }
+
+    /// Appends elements to the `.array` object `uid` (opened at level `hint`), in order.
+    @inline(__always)
+    /// `elements` are overwritten.
+    func appendElements(_ elements: UnsafeMutableBufferPointer<Int32>, uid: Int32, hint: Int) {
+        let level = openLevel(uid: uid, hint: hint)
+        openObjects[level].appendElements(elements)
     }
 
     /// Fields, elements or entries so far of the object `uid` (opened at level `hint`).

@@ -213,6 +213,46 @@ final class ArchiveObjectTable {
         preloaded = touched
     }
 
+    /// Stores a batch of numbers (`keys`: their bit patterns) in `which` and appends their
+    /// UIDs to the array object `uid` (opened at level `hint`): the same entries and
+    /// elements as ``integer(_:)`` or ``real(_:)`` then ``appendElement(_:uid:hint:)`` for
+    /// each in turn, with one probe per number (see ``ScalarRefTable/refsOrInsert(_:firstNew:into:)``)
+    /// and the new entries appended together.
+    func appendNumberElements(_ keys: UnsafeBufferPointer<UInt64>, in which: NumberTable, uid: Int32, hint: Int) {
+        let first = count
+        guard first + keys.count <= Int(Int32.max) else {
+            // UIDs past Int32 (never in practice): one at a time, as those calls store them.
+            for key in keys {
+                let element = which == .integers ? integer(Int64(bitPattern: key)) : real(Double(bitPattern: key))
+                appendElement(element, uid: uid, hint: hint)
+            }
+            return
+        }
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { refs in
+            let fresh = which == .integers
+                ? integerUIDs.refsOrInsert(keys, firstNew: first, into: refs)
+                : realUIDs.refsOrInsert(keys, firstNew: first, into: refs)
+            withUnsafeTemporaryAllocation(of: Int32.self, capacity: keys.count) { uids in
+                withUnsafeTemporaryAllocation(of: UInt64.self, capacity: keys.count) { added in
+                    var next = 0
+                    for i in 0..<keys.count {
+                        let ref = refs[i]
+                        uids[i] = Int32(truncatingIfNeeded: ref)
+                        // The new numbers have the references `first`, `first + 1`, … in order
+                        // (a number repeated in the batch has its first one's, below `first + next`).
+                        if ref == first &+ next {
+                            added[next] = keys[i]
+                            next &+= 1
+                        }
+                    }
+                    kinds.append(repeating: which == .integers ? .integer : .real, count: fresh)
+                    payloads.append(contentsOf: UnsafeBufferPointer(rebasing: added[0..<fresh]))
+                }
+                appendElements(uids, uid: uid, hint: hint)
+            }
+        }
+    }
+
     func float(_ value: Float) -> Int32 {
         if let uid = floatUIDs.ref(for: UInt64(value.bitPattern)) { return Int32(truncatingIfNeeded: uid) }
         let uid = appendEntry(.float, UInt64(value.bitPattern))

@@ -25,6 +25,27 @@ struct ChunkedArray<Element> {
         count += 1
     }
 
+    /// Appends `element` `count` times: as many ``append(_:)`` calls, copied from a buffer
+    /// (an append of a `repeatElement` goes element by element).
+    mutating func append(repeating element: Element, count total: Int) {
+        withUnsafeTemporaryAllocation(of: Element.self, capacity: total) { buffer in
+            buffer.initialize(repeating: element)
+            append(contentsOf: UnsafeBufferPointer(buffer))
+        }
+    }
+
+    /// Appends `elements` in order: as many ``append(_:)`` calls, a chunk at a time.
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        var from = 0
+        while from < elements.count {
+            if count & Self.mask == 0 { append(elements[from]); from += 1; continue }
+            let run = min(elements.count - from, Self.chunkSize - count & Self.mask)
+            chunks[count >> Self.shift].append(contentsOf: UnsafeBufferPointer(rebasing: elements[from..<(from + run)]))
+            count += run
+            from += run
+        }
+    }
+
     @inline(__always)
     subscript(index: Int) -> Element {
         get { chunks[index >> Self.shift][index & Self.mask] }

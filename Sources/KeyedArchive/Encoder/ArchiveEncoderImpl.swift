@@ -145,22 +145,14 @@ final class _ArchiveEncoder: Encoder {
         if T.self == Date.self { return try unsafeBitCast(value, to: Date.self)._archiveEncode(with: self, at: path()) }
         if T.self == UUID.self { return try unsafeBitCast(value, to: UUID.self)._archiveEncode(with: self, at: path()) }
         if T.self == [String].self {
-            // As `Array.encode(to:)` stores it (see `boxNumbers`), without the generic steps.
+            // As `Array.encode(to:)` stores it, without the generic steps.
             let made = makeObject(kind: .array)
             for string in unsafeBitCast(value, to: [String].self) { made.box.appendElement(table.string(string)) }
             return made.uid
         }
-        if T.self == [Double].self {
-            let base = path()
-            return try boxNumbers(unsafeBitCast(value, to: [Double].self), in: .reals, key: \.bitPattern) { value, index in
-                try realUID(value, at: base.appending(index: index))
-            }
-        }
-        if T.self == [Int].self {
-            return boxNumbers(unsafeBitCast(value, to: [Int].self), in: .integers, key: { UInt64(bitPattern: Int64($0)) }) { value, _ in
-                table.integer(Int64(value))
-            }
-        }
+        // As `Array.encode(to:)` stores them (see NumberArrayEncoding.swift).
+        if T.self == [Double].self { return try boxDoubles(unsafeBitCast(value, to: [Double].self), at: path()) }
+        if T.self == [Int].self { return boxIntegers(unsafeBitCast(value, to: [Int].self)) }
         // A value type already seen to be neither special nor a class: skip both dynamic
         // checks (conformance lookups, the encoder's largest fixed cost per object).
         // The table keeps such a type's class entry once its first object has made it (0
@@ -252,31 +244,6 @@ final class _ArchiveEncoder: Encoder {
         case .value(let uid):
             return uid
         }
-    }
-
-    /// An array of numbers, stored as `Array.encode(to:)` stores it through an unkeyed
-    /// container (an NSArray of one object per element, each from `uid`), but a batch of
-    /// elements at a time, with the slots of their keys (`key`: the bit pattern `uid` looks up
-    /// in `which`) touched first (see ``ArchiveObjectTable/prepare(_:in:)``); when the first
-    /// 64 elements are mostly new numbers, `which` makes room for the rest at once. The output
-    /// is the same, byte for byte.
-    @inline(__always)
-    private func boxNumbers<N>(_ values: [N], in which: ArchiveObjectTable.NumberTable, key: (N) -> UInt64,
-                               _ uid: (N, Int) throws -> Int32) rethrows -> Int32 {
-        let made = makeObject(kind: .array)
-        let batch = 16
-        let storedBefore = table.numberCount(in: which)
-        var start = 0
-        while start < values.count {
-            let end = Swift.min(start + batch, values.count)
-            if start == 4 * batch, table.numberCount(in: which) - storedBefore >= 3 * batch {
-                table.reserveNumbers(values.count - start, in: which)
-            }
-            table.prepare(values[start..<end].lazy.map(key), in: which)
-            for index in start..<end { made.box.appendElement(try uid(values[index], index)) }
-            start = end
-        }
-        return made.uid
     }
 
     /// The UID to store for a collection element or dictionary value: nil becomes the

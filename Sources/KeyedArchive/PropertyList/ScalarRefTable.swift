@@ -20,6 +20,9 @@ struct ScalarRefTable {
     private var mask: Int
     private(set) var count = 0
     private let seed: UInt64
+    /// What ``refsOrInsert(_:firstNew:into:)`` read ahead (kept so that the reads are not
+    /// optimized away; never used).
+    private var preloaded: UInt32 = 0
 
     private static let empty: UInt32 = 0
     private static let aside = UInt32.max
@@ -43,6 +46,11 @@ struct ScalarRefTable {
 
     @inline(__always)
     private func slot(for key: UInt64) -> Int {
+        Self.slot(for: key, seed: seed, mask: mask)
+    }
+
+    @inline(__always)
+    private static func slot(for key: UInt64, seed: UInt64, mask: Int) -> Int {
         var z = key ^ seed
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -117,6 +125,62 @@ struct ScalarRefTable {
             if self.key(at: base) == key { return stored == Self.aside ? large[key] : Int(stored) &- 1 }
             index = (index &+ 1) & mask
         }
+    }
+
+    /// ``refOrInsert(_:_:)`` for each of `keys` in turn, the new ones given `firstNew`,
+    /// `firstNew + 1`, … in order: `refs[i]` is the reference of `keys[i]`; returns how many
+    /// were new. The home slots of the whole batch are read before any key is looked up,
+    /// so that the cache misses of a large table overlap, and the table is grown once for
+    /// the batch, not in the middle of it. Stores exactly what the calls one by one store.
+    /// `refs` has room for `keys.count` references.
+    mutating func refsOrInsert(_ keys: UnsafeBufferPointer<UInt64>, firstNew: Int,
+                               into refs: UnsafeMutableBufferPointer<Int>) -> Int {
+        // A reference kept aside (`large`) needs the dictionary: one key at a time then.
+        guard large.isEmpty, firstNew >= 0, firstNew &+ keys.count < Int(Self.aside) &- 1 else {
+            var fresh = 0
+            for (i, key) in keys.enumerated() {
+                if let ref = refOrInsert(key, firstNew &+ fresh) { refs[i] = ref } else { refs[i] = firstNew &+ fresh; fresh &+= 1 }
+            }
+            return fresh
+        }
+        reserve(keys.count)
+        let mask = mask, seed = seed
+        var fresh = 0
+        var touched: UInt32 = 0
+        // `refs` holds each key's home slot until its reference replaces it.
+        words.withUnsafeMutableBufferPointer { words in
+            // `index <= mask` and `words.count == 3 * (mask + 1)`: each slot's 3 words are inside.
+            for (i, key) in keys.enumerated() {
+                let home = Self.slot(for: key, seed: seed, mask: mask)
+                refs[i] = home
+                touched |= words[home &* 3]
+            }
+            for (i, key) in keys.enumerated() {
+                var index = refs[i]
+                // Room was made for every key of the batch: the probe meets an empty slot.
+                while true {
+                    let base = index &* 3
+                    let stored = words[base]
+                    if stored == Self.empty {
+                        let ref = firstNew &+ fresh
+                        words[base] = UInt32(truncatingIfNeeded: ref &+ 1)
+                        words[base &+ 1] = UInt32(truncatingIfNeeded: key)
+                        words[base &+ 2] = UInt32(truncatingIfNeeded: key >> 32)
+                        refs[i] = ref
+                        fresh &+= 1
+                        break
+                    }
+                    if UInt64(words[base &+ 1]) | UInt64(words[base &+ 2]) << 32 == key {
+                        refs[i] = Int(stored) &- 1
+                        break
+                    }
+                    index = (index &+ 1) & mask
+                }
+            }
+        }
+        count += fresh
+        preloaded = touched
+        return fresh
     }
 
     /// Replaces the reference stored for `key`; changes nothing when `key` is not stored.

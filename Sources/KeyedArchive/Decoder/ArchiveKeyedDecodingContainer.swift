@@ -50,6 +50,12 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// The slot of `key`, or nil when the object has no such key.
     @inline(__always)
     func find(_ key: Key) throws -> ArchiveSlot? {
+        do {
+            // A key of plain bits (a compiler-written `CodingKeys`) is told by its bits.
+            if let bits = PlainCodingKey(key)?.bits, let slot = try core.knownField(bits: bits) { return slot }
+        } catch {
+            throw decoder.readingFailure(error, slot: .uid(uid), at: path.appending(key))
+        }
         let name = key.stringValue
         do {
             if let slot = try core.knownField(name) { return slot }
@@ -74,7 +80,9 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             } else {
                 found = try fieldPosition(stringValue, keys: keys)
                 // Where the next object of this Key type will most likely have it.
-                if let found { keyRefs.record(stringValue, ref: try decoder.plist.ref(keys, found), position: found) }
+                if let found {
+                    keyRefs.record(stringValue, ref: try decoder.plist.ref(keys, found), position: found, keyBits: PlainCodingKey(key)?.bits)
+                }
             }
             guard let index = found else { return nil }
             return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
@@ -373,8 +381,26 @@ final class ArchiveKeyedContainerCore {
         let bytes = decoder.plist.bytes, refSize = decoder.plist.refSize
         let position = keyRefs.knownPosition(of: name, keys: keys, bytes: bytes, refSize: refSize)
         guard position >= 0 else { return nil }
+        return try knownValue(at: position, values: values, decoder: decoder)
+    }
+
+    /// ``knownField(_:)`` for a key of plain bits, told by its `bits` (see
+    /// ``KeyRefCache/knownPosition(bits:keys:bytes:refSize:)``).
+    @inline(__always)
+    func knownField(bits: UInt64) throws -> ArchiveSlot? {
+        guard case .fields(let keys, let values) = layout else { return nil }
+        let decoder = self.decoder
+        let position = keyRefs.knownPosition(bits: bits, keys: keys, bytes: decoder.plist.bytes, refSize: decoder.plist.refSize)
+        guard position >= 0 else { return nil }
+        return try knownValue(at: position, values: values, decoder: decoder)
+    }
+
+    /// The slot of the value at `position` of `values` (a position among the object's keys).
+    @inline(__always)
+    private func knownValue(at position: Int, values: BinaryPropertyList.RefList, decoder: _ArchiveDecoder) throws -> ArchiveSlot {
         // The value's reference, read as `plist.ref` reads it (the list lies in range).
-        let ref = bytes.bigEndian(at: values.start &+ position &* refSize, size: refSize)
+        let refSize = decoder.plist.refSize
+        let ref = decoder.plist.bytes.bigEndian(at: values.start &+ position &* refSize, size: refSize)
         if ref < UInt64(decoder.plist.objectCount), let slot = decoder.quickSlot(forValueAt: Int(ref), owner: uid) { return slot }
         return try decoder.slot(forValueAt: try decoder.plist.ref(values, position), owner: uid)
     }

@@ -132,6 +132,9 @@ final class KeyRefCache {
     struct Spot {
         var ref: Int
         var position: Int
+        /// The bits of the key (a ``PlainCodingKey``) last found here by its user name, so
+        /// that the next lookup of that key compares bits, not names (nil when not known).
+        var keyBits: UInt64? = nil
     }
     @exclusivity(unchecked) private var names: [String] = []
     @exclusivity(unchecked) private var spots: [Spot] = []
@@ -182,6 +185,24 @@ final class KeyRefCache {
     func knownPosition(of name: String, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
         let index = cursor
         guard index < names.count, index < spots.count, names[index] == name else { return -1 }
+        return position(at: index, keys: keys, bytes: bytes, refSize: refSize)
+    }
+
+    /// ``knownPosition(of:keys:bytes:refSize:)`` for a key of plain bits (a
+    /// ``PlainCodingKey``), told by its bits: no `stringValue` is asked for and no name is
+    /// compared. Bits equal to those of a key found before are that same key (a value of
+    /// plain bits is its bits), whose user name is the name found then.
+    @inline(__always)
+    func knownPosition(bits: UInt64, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
+        let index = cursor
+        guard index < spots.count, spots[index].keyBits == bits else { return -1 }
+        return position(at: index, keys: keys, bytes: bytes, refSize: refSize)
+    }
+
+    /// The position remembered at `index` when the object's own keys hold the remembered
+    /// key string there (-1 otherwise), the cursor then moved past it.
+    @inline(__always)
+    private func position(at index: Int, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
         let spot = spots[index]
         guard spot.position >= 0, spot.position < keys.count,
               bytes.bigEndian(at: keys.start &+ spot.position &* refSize, size: refSize) == UInt64(truncatingIfNeeded: spot.ref)
@@ -192,21 +213,23 @@ final class KeyRefCache {
 
     /// Remembers that `name` matched the key string at plist reference `ref`, at
     /// `position` among the object's keys when it is the user's key as it is (see
-    /// ``knownPosition(of:keys:bytes:refSize:)``; -1 otherwise).
-    func record(_ name: String, ref: Int, position: Int = -1) {
+    /// ``knownPosition(of:keys:bytes:refSize:)``; -1 otherwise), with the bits of that
+    /// user key when it is a ``PlainCodingKey`` (see ``knownPosition(bits:keys:bytes:refSize:)``).
+    func record(_ name: String, ref: Int, position: Int = -1, keyBits: UInt64? = nil) {
+        let spot = Spot(ref: ref, position: position, keyBits: keyBits)
         let last = cursor &- 1
         if last >= 0, last < names.count, names[last] == name {
-            spots[last] = Spot(ref: ref, position: position)
+            spots[last] = spot
             return
         }
         for index in names.indices where names[index] == name {
-            spots[index] = Spot(ref: ref, position: position)
+            spots[index] = spot
             cursor = index + 1
             return
         }
         guard names.count < Self.limit else { return }
         names.append(name)
-        spots.append(Spot(ref: ref, position: position))
+        spots.append(spot)
         cursor = names.count
     }
 }

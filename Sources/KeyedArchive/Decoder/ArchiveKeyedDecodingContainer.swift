@@ -50,12 +50,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// The slot of `key`, or nil when the object has no such key.
     @inline(__always)
     func find(_ key: Key) throws -> ArchiveSlot? {
-        do {
-            // A key of plain bits (a compiler-written `CodingKeys`) is told by its bits.
-            if let bits = PlainCodingKey(key)?.bits, let slot = try core.knownField(bits: bits) { return slot }
-        } catch {
-            throw decoder.readingFailure(error, slot: .uid(uid), at: path.appending(key))
-        }
+        // A key of plain bits (a compiler-written `CodingKeys`) is told by its bits, and its
+        // value read when nothing about it is unusual; anything else, errors included, is
+        // found again by name below.
+        if let bits = PlainCodingKey(key)?.bits, let slot = core.quickField(bits: bits) { return slot }
         let name = key.stringValue
         do {
             if let slot = try core.knownField(name) { return slot }
@@ -381,27 +379,31 @@ final class ArchiveKeyedContainerCore {
         let bytes = decoder.plist.bytes, refSize = decoder.plist.refSize
         let position = keyRefs.knownPosition(of: name, keys: keys, bytes: bytes, refSize: refSize)
         guard position >= 0 else { return nil }
-        return try knownValue(at: position, values: values, decoder: decoder)
+        if let slot = quickValue(at: position, values: values, decoder: decoder) { return slot }
+        return try decoder.slot(forValueAt: try decoder.plist.ref(values, position), owner: uid)
     }
 
     /// ``knownField(_:)`` for a key of plain bits, told by its `bits` (see
-    /// ``KeyRefCache/knownPosition(bits:keys:bytes:refSize:)``).
+    /// ``KeyRefCache/knownPosition(bits:keys:bytes:refSize:)``), without its errors: nil
+    /// also when the value is anything ``_ArchiveDecoder/quickSlot(forValueAt:owner:)``
+    /// does not answer, for the caller to find by name (which throws what it always threw).
     @inline(__always)
-    func knownField(bits: UInt64) throws -> ArchiveSlot? {
+    func quickField(bits: UInt64) -> ArchiveSlot? {
         guard case .fields(let keys, let values) = layout else { return nil }
         let decoder = self.decoder
         let position = keyRefs.knownPosition(bits: bits, keys: keys, bytes: decoder.plist.bytes, refSize: decoder.plist.refSize)
         guard position >= 0 else { return nil }
-        return try knownValue(at: position, values: values, decoder: decoder)
+        return quickValue(at: position, values: values, decoder: decoder)
     }
 
-    /// The slot of the value at `position` of `values` (a position among the object's keys).
+    /// The slot of the value at `position` of `values` (a position among the object's
+    /// keys) when ``_ArchiveDecoder/quickSlot(forValueAt:owner:)`` answers it.
     @inline(__always)
-    private func knownValue(at position: Int, values: BinaryPropertyList.RefList, decoder: _ArchiveDecoder) throws -> ArchiveSlot {
+    private func quickValue(at position: Int, values: BinaryPropertyList.RefList, decoder: _ArchiveDecoder) -> ArchiveSlot? {
         // The value's reference, read as `plist.ref` reads it (the list lies in range).
         let refSize = decoder.plist.refSize
         let ref = decoder.plist.bytes.bigEndian(at: values.start &+ position &* refSize, size: refSize)
-        if ref < UInt64(decoder.plist.objectCount), let slot = decoder.quickSlot(forValueAt: Int(ref), owner: uid) { return slot }
-        return try decoder.slot(forValueAt: try decoder.plist.ref(values, position), owner: uid)
+        guard ref < UInt64(decoder.plist.objectCount) else { return nil }
+        return decoder.quickSlot(forValueAt: Int(ref), owner: uid)
     }
 }

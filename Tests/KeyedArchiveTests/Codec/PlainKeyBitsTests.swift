@@ -1,4 +1,5 @@
 import Foundation
+import HostileArchives
 import Testing
 @testable import KeyedArchive
 
@@ -117,6 +118,80 @@ struct PlainKeyBitsTests {
         #expect(read == [Twins(first: "p", second: "p", age: 1), Twins(first: "q", second: "q", age: 2),
                          Twins(first: "r", second: "r", age: 3), Twins(first: "s", second: "s", age: nil),
                          Twins(first: "t", second: "t", age: 5)])
+    }
+
+    /// Reads `name` with a compiler-written key (told by its bits).
+    struct ByBits: Decodable {
+        var name: String
+    }
+
+    /// Reads `name` with a key that holds a `String` (always looked up by name).
+    struct ByName: Decodable {
+        var name: String
+        struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { nil }
+        }
+        init(from decoder: any Decoder) throws {
+            name = try decoder.container(keyedBy: Key.self).decode(String.self, forKey: Key(stringValue: "name"))
+        }
+    }
+
+    /// An archive whose root is an NSArray of objects `{$class, name}`, the names strings but
+    /// for the last object's, which is `last`.
+    static func namesThen(_ last: RawBinaryPlist.Object, count: Int = 4) -> Data {
+        var plist = RawBinaryPlist()
+        let null = plist.add(.string("$null"))
+        let classKey = plist.add(.string("$class")), nameKey = plist.add(.string("name"))
+        // UIDs: objects 1…count, their class count + 1, the array count + 2, its class count + 3.
+        let classRef = plist.add(.uid(UInt64(count + 1)))
+        var objects = [null]
+        for i in 0..<count {
+            let value = i == count - 1 ? plist.add(last) : plist.add(.string("n\(i)"))
+            objects.append(plist.add(.dictionary(keys: [classKey, nameKey], values: [classRef, value])))
+        }
+        func classEntry(_ name: String) -> Int {
+            plist.add(.dictionary(keys: [plist.add(.string("$classname")), plist.add(.string("$classes"))],
+                                  values: [plist.add(.string(name)), plist.add(.array([plist.add(.string(name)), plist.add(.string("NSObject"))]))]))
+        }
+        objects.append(classEntry("Person"))
+        let elements = plist.add(.array((1...count).map { plist.add(.uid(UInt64($0))) }))
+        objects.append(plist.add(.dictionary(keys: [classKey, plist.add(.string("NS.objects"))],
+                                             values: [plist.add(.uid(UInt64(count + 3))), elements])))
+        objects.append(classEntry("NSArray"))
+        let top = plist.add(.dictionary(keys: [plist.add(.string("root"))], values: [plist.add(.uid(UInt64(count + 2)))]))
+        let envelope = plist.add(.dictionary(
+            keys: [plist.add(.string("$archiver")), plist.add(.string("$version")), plist.add(.string("$top")), plist.add(.string("$objects"))],
+            values: [plist.add(.string("NSKeyedArchiver")), plist.add(.integer(100_000)), top, plist.add(.array(objects))]))
+        return plist.data(top: envelope)
+    }
+
+    @Test("A value the quick read declines, at a remembered position: the error a lookup by name throws",
+          arguments: [RawBinaryPlist.Object.uid(999), .uid(0), .uid(1), .integer(7), .string("ok")])
+    func unusualValues(last: RawBinaryPlist.Object) throws {
+        let data = Self.namesThen(last)
+        func outcome<T: Decodable>(_ type: T.Type, _ name: (T) -> String) -> String {
+            do {
+                return try ArchiveDecoder().decode([T].self, from: data).map(name).joined(separator: ",")
+            } catch let error as DecodingError {
+                let kind: String, context: DecodingError.Context
+                switch error {
+                case .dataCorrupted(let found): (kind, context) = ("dataCorrupted", found)
+                case .typeMismatch(let type, let found): (kind, context) = ("typeMismatch \(type)", found)
+                case .valueNotFound(let type, let found): (kind, context) = ("valueNotFound \(type)", found)
+                case .keyNotFound(let key, let found): (kind, context) = ("keyNotFound \(key.stringValue)", found)
+                @unknown default: return "\(error)"
+                }
+                return "\(kind) \(context.codingPath.map(\.stringValue)) \(context.debugDescription)"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let byBits = outcome(ByBits.self, \.name), byName = outcome(ByName.self, \.name)
+        #expect(byBits == byName)
+        if case .string = last { #expect(byBits == "n0,n1,n2,ok") } else { #expect(!byBits.hasPrefix("n0,")) }
     }
 
     @Test("A remembered position is believed only for the same bits and the same key string there")

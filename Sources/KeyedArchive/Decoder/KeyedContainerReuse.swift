@@ -18,13 +18,16 @@ extension ArchiveKeyedDecodingContainer {
         let keyRefs = decoder.keyRefCache(for: Key.self)
         let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path.node, memo: keyRefs)
         let depth = decoder.state.depth
-        if depth < keyRefs.spares.count, let core = keyRefs.spares[depth].idleCore() {
-            // Almost always the same decoder: assigning it would retain it and release it.
-            if core.decoder !== decoder { core.decoder = decoder }
-            core.layout = layout
-            core.uid = uid
-            core.path = path
-            core.keyTexts = keyTexts
+        if depth < keyRefs.spares.count, let core = keyRefs.spares[depth].idleCoreUnretained() {
+            core._withUnsafeGuaranteedRef { core in
+                // Almost always the same decoder: assigning it would retain it and release it.
+                if core.decoder !== decoder { core.decoder = decoder }
+                core.layout = layout
+                core.uid = uid
+                // Exchanged, not copied: `path` takes the old one away.
+                swap(&core.path, &path)
+                if keyTexts != nil || core.keyTexts != nil { core.keyTexts = keyTexts }
+            }
             return keyRefs.spares[depth].container(as: KeyedDecodingContainer<Key>.self)
         }
         let core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path, keyRefs: keyRefs, keyTexts: keyTexts)

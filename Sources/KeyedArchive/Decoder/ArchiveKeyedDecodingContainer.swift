@@ -400,9 +400,8 @@ final class ArchiveKeyedContainerCore {
     /// keys) when ``_ArchiveDecoder/quickSlot(forValueAt:owner:)`` answers it.
     @inline(__always)
     private func quickValue(at position: Int, values: BinaryPropertyList.RefList, decoder: _ArchiveDecoder) -> ArchiveSlot? {
-        // The value's reference, read as `plist.ref` reads it (the list lies in range).
-        let refSize = decoder.plist.refSize
-        let ref = decoder.plist.bytes.bigEndian(at: values.start &+ position &* refSize, size: refSize)
+        // The value's reference, checked here as `plist.ref` checks it.
+        let ref = BinaryPropertyList.refBits(values, position, in: decoder.plist.bytes, refSize: decoder.plist.refSize)
         guard ref < UInt64(decoder.plist.objectCount) else { return nil }
         return decoder.quickSlot(forValueAt: Int(ref), owner: uid)
     }

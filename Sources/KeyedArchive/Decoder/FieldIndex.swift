@@ -205,7 +205,7 @@ final class KeyRefCache {
     private func position(at index: Int, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
         let spot = spots[index]
         guard spot.position >= 0, spot.position < keys.count,
-              bytes.bigEndian(at: keys.start &+ spot.position &* refSize, size: refSize) == UInt64(truncatingIfNeeded: spot.ref)
+              BinaryPropertyList.refBits(keys, spot.position, in: bytes, refSize: refSize) == UInt64(truncatingIfNeeded: spot.ref)
         else { return -1 }
         cursor = index &+ 1
         return spot.position

@@ -64,7 +64,8 @@ struct KeyedObjectMemo {
                   memcmp(p, q, length) == 0 else { return false }
         }
         // A reference equal to one read (and range-checked) before needs no range check.
-        let classRef = bytes.bigEndian(at: keys + length + entry.classPosition * refSize, size: refSize)
+        let values = BinaryPropertyList.RefList(start: keys &+ length, count: count)
+        let classRef = BinaryPropertyList.refBits(values, entry.classPosition, in: bytes, refSize: refSize)
         return classRef == UInt64(entry.classRef)
     }
 }
@@ -75,11 +76,11 @@ extension _ArchiveDecoder {
     @inline(__always)
     func memoizedFields(_ uid: Int, memo: KeyRefCache) -> (keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)? {
         let bytes = plist.bytes, refSize = plist.refSize
-        // `$objects[uid]`'s reference, read as `objectRef(_:)` reads it (the list lies in
-        // range) but without its error: `checkedOffset(of:)` range-checks the reference
-        // (a value beyond `Int.max` truncates to a negative one, which it refuses).
+        // `$objects[uid]`'s reference without `objectRef(_:)`'s error: `checkedOffset(of:)`
+        // range-checks the reference (a value beyond `Int.max` truncates to a negative one,
+        // which it refuses).
         guard uid > 0, uid < objects.count else { return nil }
-        let ref = Int(truncatingIfNeeded: bytes.bigEndian(at: objects.start &+ uid &* refSize, size: refSize))
+        let ref = Int(truncatingIfNeeded: BinaryPropertyList.refBits(objects, uid, in: bytes, refSize: refSize))
         guard let offset = plist.checkedOffset(of: ref) else { return nil }
         let marker = bytes[offset]
         let count = Int(marker & 0x0F)

@@ -208,7 +208,7 @@ package struct BinaryPropertyList: Sendable {
     func ref(_ list: RefList, _ index: Int) throws -> Int {
         // A list read against ``none`` (a decoder kept past its decode) reads zeros, and
         // reference 0 is out of range there.
-        let value = refBits(list, index)
+        let value = Self.refBits(list, index, in: bytes, refSize: refSize)
         guard value < UInt64(objectCount) else {
             throw Self.failure { "reference \(value) at byte \(list.start + index * refSize) is out of range (\(objectCount) objects)" }
         }

@@ -96,17 +96,6 @@ struct PlainKeyBitsTests {
             var intValue: Int? { nil }
             init?(intValue: Int) { nil }
         }
-        init(first: String, second: String, age: Int?) {
-            self.first = first
-            self.second = second
-            self.age = age
-        }
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: CodingKeys.self)
-            first = try container.decode(String.self, forKey: .one)
-            age = try container.decodeIfPresent(Int.self, forKey: .age)
-            second = try container.decode(String.self, forKey: .other)
-        }
     }
 
     @Test("Two keys with one name: each read by its name whatever bits were remembered")
@@ -216,5 +205,14 @@ struct PlainKeyBitsTests {
         #expect(position(bits: 0, in: [9, 5]) == -1)
         cache.cursor = 0
         #expect([UInt8]([9, 5]).withUnsafeBytes { cache.knownPosition(of: "a", keys: keys, bytes: PropertyListBytes($0), refSize: 1) } == 1)
+    }
+}
+
+extension PlainKeyBitsTests.Twins {
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        first = try container.decode(String.self, forKey: .one)
+        age = try container.decodeIfPresent(Int.self, forKey: .age)
+        second = try container.decode(String.self, forKey: .other)
     }
 }

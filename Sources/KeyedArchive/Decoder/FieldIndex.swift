@@ -62,9 +62,16 @@ extension _ArchiveDecoder {
     /// few types opened lately (one compare), else from the decode's table of them all.
     @inline(__always)
     func keyRefCache(for type: Any.Type) -> KeyRefCache {
+        keyRefCacheUnretained(for: type).takeUnretainedValue()
+    }
+
+    /// ``keyRefCache(for:)`` without a retain: the decode's table of caches keeps every one
+    /// alive until the decode ends (use it with `_withUnsafeGuaranteedRef`).
+    @inline(__always)
+    func keyRefCacheUnretained(for type: Any.Type) -> Unmanaged<KeyRefCache> {
         let address = UInt(bitPattern: ObjectIdentifier(type))
-        let cache = state.recentKeyRefCaches.cache(for: address) ?? keyRefCacheMissed(type, address: address)
-        cache.cursor = 0
+        let cache = state.recentKeyRefCaches.unretainedCache(for: address) ?? .passUnretained(keyRefCacheMissed(type, address: address))
+        cache._withUnsafeGuaranteedRef { $0.cursor = 0 }
         return cache
     }
 
@@ -238,11 +245,12 @@ final class KeyRefCache {
 /// compares: a type's slot is chosen by its metatype's address, or the slot after it when
 /// that one holds another type. A hint only: a type in neither slot is looked up in the
 /// decode's table, then takes a slot. Per decode, as the caches it holds. The slots are
-/// plain memory rather than an array, which reading would retain and release.
+/// plain memory rather than an array, which reading would retain and release, and hold the
+/// caches unretained: the decode's table (`ArchiveDecodingState.keyRefCaches`) keeps them.
 final class RecentKeyRefCaches {
     private struct Entry {
         var address: UInt = 0
-        var cache: KeyRefCache?
+        var cache: Unmanaged<KeyRefCache>?
     }
     static let slotBits = 6
     static let mask = (1 << slotBits) - 1
@@ -268,8 +276,13 @@ final class RecentKeyRefCaches {
     }
 
     /// The cache of the type at `address`, when it is one of the recent ones.
-    @inline(__always)
     func cache(for address: UInt) -> KeyRefCache? {
+        unretainedCache(for: address)?.takeUnretainedValue()
+    }
+
+    /// ``cache(for:)`` without a retain (its owner keeps it: see above).
+    @inline(__always)
+    func unretainedCache(for address: UInt) -> Unmanaged<KeyRefCache>? {
         let slot = Self.slot(of: address)
         if entries[slot].address == address { return entries[slot].cache }
         let next = (slot &+ 1) & Self.mask
@@ -281,6 +294,6 @@ final class RecentKeyRefCaches {
     func remember(_ cache: KeyRefCache, for address: UInt) {
         let slot = Self.slot(of: address), next = (slot &+ 1) & Self.mask
         let chosen = entries[slot].cache == nil || entries[next].cache != nil ? slot : next
-        entries[chosen] = Entry(address: address, cache: cache)
+        entries[chosen] = Entry(address: address, cache: .passUnretained(cache))
     }
 }

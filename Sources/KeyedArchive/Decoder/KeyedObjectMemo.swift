@@ -86,8 +86,9 @@ extension _ArchiveDecoder {
         let count = Int(marker & 0x0F)
         guard marker >> 4 == 0xD, count >= 2, count <= KeyedObjectMemo.maxKeys else { return nil }
         let keys = offset + 1
-        // As `BinaryPropertyList.object(_:)` checks it: both lists lie before the offset table.
-        guard count <= (plist.offsetTableStart - keys) / refSize / 2 else { return nil }
+        // As `BinaryPropertyList.object(_:)` checks it: both lists lie before the offset table
+        // (`keys` ≤ the table's start, and 2 × 14 × 8 cannot overflow; no division).
+        guard 2 &* count &* refSize <= plist.offsetTableStart &- keys else { return nil }
         guard KeyedObjectMemo.matches(memo.opened.first, keys: keys, count: count, bytes: bytes, refSize: refSize)
                 || KeyedObjectMemo.matches(memo.opened.second, keys: keys, count: count, bytes: bytes, refSize: refSize)
                 || KeyedObjectMemo.matches(memo.opened.third, keys: keys, count: count, bytes: bytes, refSize: refSize)

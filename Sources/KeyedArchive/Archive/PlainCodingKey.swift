@@ -3,7 +3,9 @@
 /// existential and retains nothing; ``appended(to:)`` makes the key again, as a path node.
 /// The encoder's path frames and the decoder's pending last key both hold keys this way.
 struct PlainCodingKey {
-    private let bits: UInt64
+    /// The key's bits: equal bits are the same key of its type (the decoder's field cache
+    /// compares them, see `KeyRefCache.knownPosition(bits:keys:bytes:refSize:)`).
+    let bits: UInt64
     private let keyType: any CodingKey.Type
 
     /// `key` as bits, or nil for a key of another size or with references inside (a

@@ -34,6 +34,14 @@ struct SpareContainer<Core: AnyObject> {
         return core
     }
 
+    /// ``idleCore()`` without a retain: the core stays alive as long as this spare keeps
+    /// it, so the caller uses it (`_withUnsafeGuaranteedRef`) before this spare changes.
+    @inline(__always)
+    mutating func idleCoreUnretained() -> Unmanaged<Core>? {
+        guard box != nil, isKnownUniquelyReferenced(&box), let core else { return nil }
+        return Unmanaged.passUnretained(core)
+    }
+
     /// The kept container (only after ``idleCore()`` returned its core). Mutating only to be
     /// read in place: a copy of this struct would retain both references.
     @inline(__always)

@@ -50,6 +50,10 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     /// The slot of `key`, or nil when the object has no such key.
     @inline(__always)
     func find(_ key: Key) throws -> ArchiveSlot? {
+        // A key of plain bits (a compiler-written `CodingKeys`) is told by its bits, and its
+        // value read when nothing about it is unusual; anything else, errors included, is
+        // found again by name below.
+        if let bits = PlainCodingKey(key)?.bits, let slot = core.quickField(bits: bits) { return slot }
         let name = key.stringValue
         do {
             if let slot = try core.knownField(name) { return slot }
@@ -74,7 +78,9 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
             } else {
                 found = try fieldPosition(stringValue, keys: keys)
                 // Where the next object of this Key type will most likely have it.
-                if let found { keyRefs.record(stringValue, ref: try decoder.plist.ref(keys, found), position: found) }
+                if let found {
+                    keyRefs.record(stringValue, ref: try decoder.plist.ref(keys, found), position: found, keyBits: PlainCodingKey(key)?.bits)
+                }
             }
             guard let index = found else { return nil }
             return try decoder.slot(forValueAt: try decoder.plist.ref(values, index), owner: uid)
@@ -373,9 +379,30 @@ final class ArchiveKeyedContainerCore {
         let bytes = decoder.plist.bytes, refSize = decoder.plist.refSize
         let position = keyRefs.knownPosition(of: name, keys: keys, bytes: bytes, refSize: refSize)
         guard position >= 0 else { return nil }
-        // The value's reference, read as `plist.ref` reads it (the list lies in range).
-        let ref = bytes.bigEndian(at: values.start &+ position &* refSize, size: refSize)
-        if ref < UInt64(decoder.plist.objectCount), let slot = decoder.quickSlot(forValueAt: Int(ref), owner: uid) { return slot }
+        if let slot = quickValue(at: position, values: values, decoder: decoder) { return slot }
         return try decoder.slot(forValueAt: try decoder.plist.ref(values, position), owner: uid)
+    }
+
+    /// ``knownField(_:)`` for a key of plain bits, told by its `bits` (see
+    /// ``KeyRefCache/knownPosition(bits:keys:bytes:refSize:)``), without its errors: nil
+    /// also when the value is anything ``_ArchiveDecoder/quickSlot(forValueAt:owner:)``
+    /// does not answer, for the caller to find by name (which throws what it always threw).
+    @inline(__always)
+    func quickField(bits: UInt64) -> ArchiveSlot? {
+        guard case .fields(let keys, let values) = layout else { return nil }
+        let decoder = self.decoder
+        let position = keyRefs.knownPosition(bits: bits, keys: keys, bytes: decoder.plist.bytes, refSize: decoder.plist.refSize)
+        guard position >= 0 else { return nil }
+        return quickValue(at: position, values: values, decoder: decoder)
+    }
+
+    /// The slot of the value at `position` of `values` (a position among the object's
+    /// keys) when ``_ArchiveDecoder/quickSlot(forValueAt:owner:)`` answers it.
+    @inline(__always)
+    private func quickValue(at position: Int, values: BinaryPropertyList.RefList, decoder: _ArchiveDecoder) -> ArchiveSlot? {
+        // The value's reference, checked here as `plist.ref` checks it.
+        let ref = BinaryPropertyList.refBits(values, position, in: decoder.plist.bytes, refSize: decoder.plist.refSize)
+        guard ref < UInt64(decoder.plist.objectCount) else { return nil }
+        return decoder.quickSlot(forValueAt: Int(ref), owner: uid)
     }
 }

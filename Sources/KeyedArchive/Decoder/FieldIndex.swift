@@ -62,9 +62,16 @@ extension _ArchiveDecoder {
     /// few types opened lately (one compare), else from the decode's table of them all.
     @inline(__always)
     func keyRefCache(for type: Any.Type) -> KeyRefCache {
+        keyRefCacheUnretained(for: type).takeUnretainedValue()
+    }
+
+    /// ``keyRefCache(for:)`` without a retain: the decode's table of caches keeps every one
+    /// alive until the decode ends (use it with `_withUnsafeGuaranteedRef`).
+    @inline(__always)
+    func keyRefCacheUnretained(for type: Any.Type) -> Unmanaged<KeyRefCache> {
         let address = UInt(bitPattern: ObjectIdentifier(type))
-        let cache = state.recentKeyRefCaches.cache(for: address) ?? keyRefCacheMissed(type, address: address)
-        cache.cursor = 0
+        let cache = state.recentKeyRefCaches.unretainedCache(for: address) ?? .passUnretained(keyRefCacheMissed(type, address: address))
+        cache._withUnsafeGuaranteedRef { $0.cursor = 0 }
         return cache
     }
 
@@ -132,6 +139,9 @@ final class KeyRefCache {
     struct Spot {
         var ref: Int
         var position: Int
+        /// The bits of the key (a ``PlainCodingKey``) last found here by its user name, so
+        /// that the next lookup of that key compares bits, not names (nil when not known).
+        var keyBits: UInt64? = nil
     }
     @exclusivity(unchecked) private var names: [String] = []
     @exclusivity(unchecked) private var spots: [Spot] = []
@@ -182,9 +192,27 @@ final class KeyRefCache {
     func knownPosition(of name: String, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
         let index = cursor
         guard index < names.count, index < spots.count, names[index] == name else { return -1 }
+        return position(at: index, keys: keys, bytes: bytes, refSize: refSize)
+    }
+
+    /// ``knownPosition(of:keys:bytes:refSize:)`` for a key of plain bits (a
+    /// ``PlainCodingKey``), told by its bits: no `stringValue` is asked for and no name is
+    /// compared. Bits equal to those of a key found before are that same key (a value of
+    /// plain bits is its bits), whose user name is the name found then.
+    @inline(__always)
+    func knownPosition(bits: UInt64, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
+        let index = cursor
+        guard index < spots.count, spots[index].keyBits == bits else { return -1 }
+        return position(at: index, keys: keys, bytes: bytes, refSize: refSize)
+    }
+
+    /// The position remembered at `index` when the object's own keys hold the remembered
+    /// key string there (-1 otherwise), the cursor then moved past it.
+    @inline(__always)
+    private func position(at index: Int, keys: BinaryPropertyList.RefList, bytes: PropertyListBytes, refSize: Int) -> Int {
         let spot = spots[index]
         guard spot.position >= 0, spot.position < keys.count,
-              bytes.bigEndian(at: keys.start &+ spot.position &* refSize, size: refSize) == UInt64(truncatingIfNeeded: spot.ref)
+              BinaryPropertyList.refBits(keys, spot.position, in: bytes, refSize: refSize) == UInt64(truncatingIfNeeded: spot.ref)
         else { return -1 }
         cursor = index &+ 1
         return spot.position
@@ -192,21 +220,23 @@ final class KeyRefCache {
 
     /// Remembers that `name` matched the key string at plist reference `ref`, at
     /// `position` among the object's keys when it is the user's key as it is (see
-    /// ``knownPosition(of:keys:bytes:refSize:)``; -1 otherwise).
-    func record(_ name: String, ref: Int, position: Int = -1) {
+    /// ``knownPosition(of:keys:bytes:refSize:)``; -1 otherwise), with the bits of that
+    /// user key when it is a ``PlainCodingKey`` (see ``knownPosition(bits:keys:bytes:refSize:)``).
+    func record(_ name: String, ref: Int, position: Int = -1, keyBits: UInt64? = nil) {
+        let spot = Spot(ref: ref, position: position, keyBits: keyBits)
         let last = cursor &- 1
         if last >= 0, last < names.count, names[last] == name {
-            spots[last] = Spot(ref: ref, position: position)
+            spots[last] = spot
             return
         }
         for index in names.indices where names[index] == name {
-            spots[index] = Spot(ref: ref, position: position)
+            spots[index] = spot
             cursor = index + 1
             return
         }
         guard names.count < Self.limit else { return }
         names.append(name)
-        spots.append(Spot(ref: ref, position: position))
+        spots.append(spot)
         cursor = names.count
     }
 }
@@ -215,11 +245,12 @@ final class KeyRefCache {
 /// compares: a type's slot is chosen by its metatype's address, or the slot after it when
 /// that one holds another type. A hint only: a type in neither slot is looked up in the
 /// decode's table, then takes a slot. Per decode, as the caches it holds. The slots are
-/// plain memory rather than an array, which reading would retain and release.
+/// plain memory rather than an array, which reading would retain and release, and hold the
+/// caches unretained: the decode's table (`ArchiveDecodingState.keyRefCaches`) keeps them.
 final class RecentKeyRefCaches {
     private struct Entry {
         var address: UInt = 0
-        var cache: KeyRefCache?
+        var cache: Unmanaged<KeyRefCache>?
     }
     static let slotBits = 6
     static let mask = (1 << slotBits) - 1
@@ -245,8 +276,13 @@ final class RecentKeyRefCaches {
     }
 
     /// The cache of the type at `address`, when it is one of the recent ones.
-    @inline(__always)
     func cache(for address: UInt) -> KeyRefCache? {
+        unretainedCache(for: address)?.takeUnretainedValue()
+    }
+
+    /// ``cache(for:)`` without a retain (its owner keeps it: see above).
+    @inline(__always)
+    func unretainedCache(for address: UInt) -> Unmanaged<KeyRefCache>? {
         let slot = Self.slot(of: address)
         if entries[slot].address == address { return entries[slot].cache }
         let next = (slot &+ 1) & Self.mask
@@ -258,6 +294,6 @@ final class RecentKeyRefCaches {
     func remember(_ cache: KeyRefCache, for address: UInt) {
         let slot = Self.slot(of: address), next = (slot &+ 1) & Self.mask
         let chosen = entries[slot].cache == nil || entries[next].cache != nil ? slot : next
-        entries[chosen] = Entry(address: address, cache: cache)
+        entries[chosen] = Entry(address: address, cache: .passUnretained(cache))
     }
 }

@@ -15,21 +15,26 @@ extension ArchiveKeyedDecodingContainer {
     /// the decoder's `maxDepth`, so at most that many spares per Key type.)
     @inline(__always)
     static func handOut(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: consuming DecodingPath) throws -> KeyedDecodingContainer<Key> {
-        let keyRefs = decoder.keyRefCache(for: Key.self)
-        let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path.node, memo: keyRefs)
-        let depth = decoder.state.depth
-        if depth < keyRefs.spares.count, let core = keyRefs.spares[depth].idleCore() {
-            // Almost always the same decoder: assigning it would retain it and release it.
-            if core.decoder !== decoder { core.decoder = decoder }
-            core.layout = layout
-            core.uid = uid
-            core.path = path
-            core.keyTexts = keyTexts
-            return keyRefs.spares[depth].container(as: KeyedDecodingContainer<Key>.self)
+        // The Key type's cache is used unretained: the decode keeps it (see `keyRefCacheUnretained`).
+        try decoder.keyRefCacheUnretained(for: Key.self)._withUnsafeGuaranteedRef { keyRefs in
+            let (layout, uid, keyTexts) = try open(slot, decoder: decoder, path: path.node, memo: keyRefs)
+            let depth = decoder.state.depth
+            if depth < keyRefs.spares.count, let core = keyRefs.spares[depth].idleCoreUnretained() {
+                core._withUnsafeGuaranteedRef { core in
+                    // Almost always the same decoder: assigning it would retain it and release it.
+                    if core.decoder !== decoder { core.decoder = decoder }
+                    core.layout = layout
+                    core.uid = uid
+                    // Exchanged, not copied: `path` takes the old one away.
+                    swap(&core.path, &path)
+                    if keyTexts != nil || core.keyTexts != nil { core.keyTexts = keyTexts }
+                }
+                return keyRefs.spares[depth].container(as: KeyedDecodingContainer<Key>.self)
+            }
+            let core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: copy path, keyRefs: keyRefs, keyTexts: keyTexts)
+            let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer(core: core))
+            keyRefs.spares.keepSpare(container, core: core, at: depth)
+            return container
         }
-        let core = ArchiveKeyedContainerCore(decoder: decoder, layout: layout, uid: uid, path: path, keyRefs: keyRefs, keyTexts: keyTexts)
-        let container = KeyedDecodingContainer(ArchiveKeyedDecodingContainer(core: core))
-        keyRefs.spares.keepSpare(container, core: core, at: depth)
-        return container
     }
 }

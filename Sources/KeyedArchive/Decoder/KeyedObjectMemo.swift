@@ -64,7 +64,8 @@ struct KeyedObjectMemo {
                   memcmp(p, q, length) == 0 else { return false }
         }
         // A reference equal to one read (and range-checked) before needs no range check.
-        let classRef = bytes.bigEndian(at: keys + length + entry.classPosition * refSize, size: refSize)
+        let values = BinaryPropertyList.RefList(start: keys &+ length, count: count)
+        let classRef = BinaryPropertyList.refBits(values, entry.classPosition, in: bytes, refSize: refSize)
         return classRef == UInt64(entry.classRef)
     }
 }
@@ -75,18 +76,19 @@ extension _ArchiveDecoder {
     @inline(__always)
     func memoizedFields(_ uid: Int, memo: KeyRefCache) -> (keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)? {
         let bytes = plist.bytes, refSize = plist.refSize
-        // `$objects[uid]`'s reference, read as `objectRef(_:)` reads it (the list lies in
-        // range) but without its error: `checkedOffset(of:)` range-checks the reference
-        // (a value beyond `Int.max` truncates to a negative one, which it refuses).
+        // `$objects[uid]`'s reference without `objectRef(_:)`'s error: `checkedOffset(of:)`
+        // range-checks the reference (a value beyond `Int.max` truncates to a negative one,
+        // which it refuses).
         guard uid > 0, uid < objects.count else { return nil }
-        let ref = Int(truncatingIfNeeded: bytes.bigEndian(at: objects.start &+ uid &* refSize, size: refSize))
+        let ref = Int(truncatingIfNeeded: BinaryPropertyList.refBits(objects, uid, in: bytes, refSize: refSize))
         guard let offset = plist.checkedOffset(of: ref) else { return nil }
         let marker = bytes[offset]
         let count = Int(marker & 0x0F)
         guard marker >> 4 == 0xD, count >= 2, count <= KeyedObjectMemo.maxKeys else { return nil }
         let keys = offset + 1
-        // As `BinaryPropertyList.object(_:)` checks it: both lists lie before the offset table.
-        guard count <= (plist.offsetTableStart - keys) / refSize / 2 else { return nil }
+        // As `BinaryPropertyList.object(_:)` checks it: both lists lie before the offset table
+        // (`keys` ≤ the table's start, and 2 × 14 × 8 cannot overflow; no division).
+        guard 2 &* count &* refSize <= plist.offsetTableStart &- keys else { return nil }
         guard KeyedObjectMemo.matches(memo.opened.first, keys: keys, count: count, bytes: bytes, refSize: refSize)
                 || KeyedObjectMemo.matches(memo.opened.second, keys: keys, count: count, bytes: bytes, refSize: refSize)
                 || KeyedObjectMemo.matches(memo.opened.third, keys: keys, count: count, bytes: bytes, refSize: refSize)

@@ -206,14 +206,29 @@ package struct BinaryPropertyList: Sendable {
     /// The `index`-th reference of `list`, checked against the object count.
     @inline(__always)
     func ref(_ list: RefList, _ index: Int) throws -> Int {
-        // The list was checked to lie before the offset table when it was read. A list
-        // read against ``none`` (a decoder kept past its decode) reads zeros, and reference
-        // 0 is out of range there.
-        let value = Self.readBigEndian(bytes, at: list.start + index * refSize, size: refSize)
+        // A list read against ``none`` (a decoder kept past its decode) reads zeros, and
+        // reference 0 is out of range there.
+        let value = Self.refBits(list, index, in: bytes, refSize: refSize)
         guard value < UInt64(objectCount) else {
             throw Self.failure { "reference \(value) at byte \(list.start + index * refSize) is out of range (\(objectCount) objects)" }
         }
         return Int(value)
+    }
+
+    /// The `index`-th reference of `list` as it is stored, without ``ref(_:_:)``'s check
+    /// against the object count and its error: for readers that check it themselves, or
+    /// compare it with a reference checked before. The list was checked to lie before the
+    /// offset table when it was read, and `index` is below its count.
+    @inline(__always)
+    func refBits(_ list: RefList, _ index: Int) -> UInt64 {
+        Self.refBits(list, index, in: bytes, refSize: refSize)
+    }
+
+    /// ``refBits(_:_:)`` with the property list's `bytes` and `refSize` held apart: the
+    /// decoder's per-field paths read them once, not the whole property list per field.
+    @inline(__always)
+    static func refBits(_ list: RefList, _ index: Int, in bytes: PropertyListBytes, refSize: Int) -> UInt64 {
+        bytes.bigEndian(at: list.start &+ index &* refSize, size: refSize)
     }
 
     /// Whether object `ref` is an array, set or dictionary (false when `ref` is out of range:

@@ -160,9 +160,8 @@ private struct KeyIdentities {
     mutating func ids(of keys: BinaryPropertyList.RefList, into ids: inout [Int]) throws -> Bool {
         ids.removeAll(keepingCapacity: true)
         try charge(keys.count)
-        let refSize = plist.refSize
         for index in 0..<keys.count {
-            let raw = BinaryPropertyList.readBigEndian(plist.bytes, at: keys.start + index * refSize, size: refSize)
+            let raw = plist.refBits(keys, index)
             guard raw < UInt64(idOfRef.count) else { return false }
             let ref = Int(raw)
             if idOfRef[ref] < 0 {

@@ -145,8 +145,10 @@ struct ArchiveBinaryWriter {
         var index = 0
         while index < entries {
             let kind = table.kinds[index]
-            if kind == .real || kind == .integer {
+            if kind == .real || kind == .integer, index &+ 1 < entries, table.kinds[index &+ 1] == kind {
                 // A run of new numbers (an array of a million), in one loop (see ArchiveBinaryWriter+NumberRuns.swift).
+                // A number alone (a dictionary's values between their keys) is written below:
+                // setting a run up costs more than one number.
                 let end = numberRun(from: index, to: entries, kind: kind)
                 // The last point of release passed (see below), if any.
                 let released = end & ~2_047 &- 1
@@ -162,10 +164,10 @@ struct ArchiveBinaryWriter {
             switch kind {
             case .nullString: ref = newString("$null")
             case .string: ref = newString(table.storedString(payload))
-            case .integer: ref = newInteger(Int64(bitPattern: payload))  // (in a run above)
+            case .integer: ref = newInteger(Int64(bitPattern: payload))  // (alone; runs above)
             case .unsignedInteger: ref = unsignedInteger(payload)
             case .wideInteger: ref = wideInteger(table.wides[Int(payload)])
-            case .real: ref = newReal(payload)  // (in a run above)
+            case .real: ref = newReal(payload)  // (alone; runs above)
             case .float: ref = float(UInt32(truncatingIfNeeded: payload))
             case .bool: ref = bool(payload != 0)
             case .data:

@@ -16,16 +16,20 @@ struct TimeGoal {
     let wording: String
     /// The workloads the goal gates on; nil: every workload that has both rows.
     var workloads: Set<String>? = nil
-    /// Gate only on workloads where the do-nothing Codable walk itself meets the limit
-    /// against `reference` (the issue: "per workload where the walk allows it"); an encoder
-    /// cannot be faster than the walk, so elsewhere the goal cannot be met by anyone.
-    var onlyWhereWalkMeetsIt = false
+    /// Gate only on workloads where the do-nothing Codable walk allows the limit (the issue:
+    /// "per workload where the walk allows it"): an encoder that meets the walk goal
+    /// (``Goals/walkLimit``× the walk) meets this limit there only if the walk itself is
+    /// `walkLimit` times better than the limit against `reference`. Elsewhere the goal would ask
+    /// the encoder to be as fast as the walk, contradicting the walk goal itself.
+    var onlyWhereWalkAllowsIt = false
 }
 
 enum Goals {
     /// The workloads the NSKeyedArchiver goals gate on: the graph workload's walk alone is only
     /// about 50x faster than Foundation's archiver, so its ratio is reported, not gated.
     static let nskeyedWorkloads: Set<String> = ["flat", "order"]
+    /// Binary encode over the Codable walk's time, at most.
+    static let walkLimit = 2.5
 
     static let time: [TimeGoal] = [
         TimeGoal(name: "encode_vs_json", contender: "ArchiveEncoder", op: .encode, reference: .json, limit: 0.35,
@@ -42,10 +46,10 @@ enum Goals {
                  wording: "binary decode >= 8x faster than PropertyListDecoder"),
         TimeGoal(name: "encode_vs_nskeyed", contender: "ArchiveEncoder", op: .encode, reference: .nskeyed, limit: 1.0 / 400,
                  wording: "binary encode >= 400x faster than NSKeyedArchiver", workloads: nskeyedWorkloads,
-                 onlyWhereWalkMeetsIt: true),
+                 onlyWhereWalkAllowsIt: true),
         TimeGoal(name: "decode_vs_nskeyed", contender: "ArchiveDecoder", op: .decode, reference: .nskeyed, limit: 1.0 / 20,
                  wording: "binary decode >= 20x faster than NSKeyedUnarchiver", workloads: nskeyedWorkloads),
-        TimeGoal(name: "encode_vs_walk", contender: "ArchiveEncoder", op: .encode, reference: .walk, limit: 2.5,
+        TimeGoal(name: "encode_vs_walk", contender: "ArchiveEncoder", op: .encode, reference: .walk, limit: walkLimit,
                  wording: "binary encode <= 2.5x a Codable walk that writes nothing"),
     ]
 
@@ -100,9 +104,10 @@ enum Goals {
                     guard m.contender == goal.contender, m.op == goal.op,
                           goal.workloads?.contains(m.workload) ?? true,
                           let value = ratio(m, to: goal.reference, in: results) else { return nil }
-                    if goal.onlyWhereWalkMeetsIt {
+                    if goal.onlyWhereWalkAllowsIt {
                         let walk = results.first { $0.role == .walk && $0.op == goal.op && $0.workload == m.workload }
-                        guard let walk, let floor = ratio(walk, to: goal.reference, in: results), floor <= goal.limit else { return nil }
+                        guard let walk, let floor = ratio(walk, to: goal.reference, in: results),
+                              floor * walkLimit <= goal.limit else { return nil }
                     }
                     return (value, m.workload)
                 }
@@ -164,7 +169,9 @@ extension Report {
         lines.append("(each run's worst: the largest ratio over the workloads of that run that have both rows; median: the median")
         lines.append(" of those over the runs (--runs), which `met` is judged on; on: where the median run's worst was. A single")
         lines.append(" run on a shared machine moves a ratio by several percent: gate on several runs. The NSKeyedArchiver")
-        lines.append(" goals count flat and order only, and the encode goal only where the Codable walk itself is 400x faster)")
+        let gated = Goals.time.first { $0.onlyWhereWalkAllowsIt }.map { Int((Goals.walkLimit / $0.limit).rounded()).grouped } ?? "-"
+        lines.append(" goals count flat and order only, and the encode goal only where the Codable walk itself is \(gated)x")
+        lines.append(" faster (\(fixed(Goals.walkLimit, 1))x the goal, so that an encoder within the walk goal can meet it))")
         return lines.joined(separator: "\n")
     }
 }

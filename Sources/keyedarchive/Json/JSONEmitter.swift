@@ -115,9 +115,11 @@ struct JSONEmitter {
         }
     }
 
-    /// The Foundation interpretation of object `index`, computed once per object.
-    private mutating func interpretation(of index: Int) -> ArchivedFoundationValue? {
+    /// The Foundation interpretation of object `index`, computed once per object and charged
+    /// one visit per field it reads.
+    private mutating func interpretation(of index: Int) throws(ToolError) -> ArchivedFoundationValue? {
         if let known = interpretations[index] { return known }
+        try charge(view.objects[index].fields.count)
         let value = view.foundationValue(of: view.objects[index])
         interpretations[index] = value
         return value
@@ -204,14 +206,9 @@ struct JSONEmitter {
             ]
             return out.append(literalObject(members, depth: depth))
         }
-        let interpreted = interpretation(of: index)
-        // Fields a subclass adds (NSCalendarDate's NS.timezone): the value goes under
-        // `$value`, beside them, so nothing is dropped.
-        let added = interpreted == nil ? [] : view.addedFields(of: object)
-        if added.isEmpty {
-            if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
-            if let interpreted, try foundationScalar(interpreted, to: &out) { return }
-        }
+        // Only objects written in full are ever shown or open (never a scalar), so a repeat
+        // is a reference before anything is interpreted again: reading an object's fields
+        // once per reference would cost its size times its references.
         let key = ObjectKey(archive: archive, index: index)
         if open.contains(index) {
             referenced.insert(key)
@@ -220,6 +217,15 @@ struct JSONEmitter {
         if shown.contains(index) {
             referenced.insert(key)
             return out.append(literalObject([("$ref", String(index))], depth: depth))
+        }
+        let interpreted = try interpretation(of: index)
+        // Fields a subclass adds (NSCalendarDate's NS.timezone): the value goes under
+        // `$value`, beside them, so nothing is dropped. Reading them is a visit per field.
+        if interpreted != nil { try charge(object.fields.count) }
+        let added = interpreted == nil ? [] : view.addedFields(of: object)
+        if added.isEmpty {
+            if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
+            if let interpreted, try foundationScalar(interpreted, to: &out) { return }
         }
         shown.insert(index)
         open.insert(index)
@@ -333,7 +339,7 @@ struct JSONEmitter {
         // subclass's own fields, such as PyObjC's `pytype`, are not part of a key).
         if case .string(let plain)? = view.plainValue(key) { return plain }
         if case .reference(let index) = key, index < view.objects.count,
-           case .string(let string)? = interpretation(of: index) {
+           case .string(let string)? = try interpretation(of: index) {
             return string
         }
         var compact = JSONEmitter(view: view, includeClasses: includeClasses, pretty: false)

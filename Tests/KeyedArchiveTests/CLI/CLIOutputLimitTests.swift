@@ -35,10 +35,13 @@ struct CLIOutputLimitTests {
         #expect(bad.status != 0 && bad.stderr.contains("--max-output"))
     }
 
+    /// `json` charges a visit per field it interprets, so reading the set's fields again at
+    /// each of its references (the set's size times its references: 828 s for 1 MB in a
+    /// release build before this was fixed) runs out of visits and fails here, not in time.
     @Test("json writes an object with many keys reached from many places once, and a $ref elsewhere")
     func sharedOrderedSetIsInterpretedOnce() throws {
         let data = AmplificationFamily.sharedOrderedSet.archive(targetBytes: HostileSize.kb100.bytes)
-        let result = try CLI.run(["json", "--compact", try CLI.temporaryFile(data, name: "ordered.plist")], timeout: 120)
+        let result = try CLI.run(["json", "--compact", try CLI.temporaryFile(data, name: "ordered.plist")])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.components(separatedBy: "{\"$ref\":").count > 1_000)
         #expect(result.stdout.utf8.count < 4 * data.count)

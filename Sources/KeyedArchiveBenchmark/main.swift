@@ -75,7 +75,7 @@ struct Options {
                              and KeyedArchiveView, and the 1 MB / 100 KB ratio of ms/KB; then the amplification
                              families (one value referenced from many places): time, peak memory and output per
                              input MB through their typed decodes, KeyedArchiveView, render() and, when keyedarchive
-                             is built beside the benchmark, its json and dump
+                             is built beside the benchmark, its json, dump, swift and verify
       --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", ")),
                              \(AmplificationFamily.allCases.map(\.rawValue).joined(separator: ", "))
       --hostile-max-bytes N  with --hostile, only the sizes up to N bytes (default 1,048,576)

@@ -30,7 +30,7 @@ package enum FoundationClassKind: Sendable, Hashable {
     case dictionary
 
     /// Every Foundation class the package reads as a value or collection, by archived name.
-    package static let byClassName: [String: FoundationClassKind] = [
+    private static let byClassName: [String: FoundationClassKind] = [
         "NSString": .string, "NSMutableString": .string,
         "NSData": .data, "NSMutableData": .data,
         "NSDate": .date, "NSURL": .url, "NSUUID": .uuid, "NSNull": .null,
@@ -69,8 +69,22 @@ package enum FoundationClassKind: Sendable, Hashable {
     /// array, as `NSKeyedUnarchiver` would instantiate it.
     package static func kind(ofClasses classes: [String]) -> FoundationClassKind? {
         for name in classes {
-            if let kind = byClassName[name] { return kind }
+            if let kind = kind(ofClassNamed: name) { return kind }
         }
         return nil
     }
+
+    /// The kind of the class named `name` itself (not of its superclasses).
+    ///
+    /// ```swift
+    /// FoundationClassKind.kind(ofClassNamed: "NSMutableArray")   // .array
+    /// ```
+    package static func kind(ofClassNamed name: String) -> FoundationClassKind? {
+        name.utf8.count <= longestClassName ? byClassName[name] : nil
+    }
+
+    /// The longest name in ``byClassName``, in UTF-8 bytes. A longer name is no Foundation
+    /// class, and is not hashed: a hostile archive can give thousands of objects one class
+    /// name of half its size, and hashing it for each object would cost their product.
+    private static let longestClassName = byClassName.keys.map(\.utf8.count).max() ?? 0
 }

@@ -47,7 +47,7 @@ extension _ArchiveDecoder {
                 throw corrupted(at: path, slot: slot, "object \(uid) has no $class, so it is not an archived object")
             }
             // The class name itself counts, whatever `$classes` lists.
-            if let (name, known) = ([info.name] + info.classes).lazy.compactMap({ name in FoundationClassKind.byClassName[name].map { (name, $0) } }).first {
+            if let (name, known) = ([info.name] + info.classes).lazy.compactMap({ name in FoundationClassKind.kind(ofClassNamed: name).map { (name, $0) } }).first {
                 // The archived class (NSMutableArray) is checked where it is known; else the layout's.
                 let archivedClass = Self.mutableClasses[name] ?? known.objectClass
                 guard ArchiveClassRegistry.permits(archivedClass, for: allowed) else {

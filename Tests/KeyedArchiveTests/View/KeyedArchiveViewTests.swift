@@ -121,6 +121,12 @@ struct KeyedArchiveViewTests {
         #expect(FoundationClassKind.kind(ofClasses: ["MyList", "NSMutableArray", "NSArray", "NSObject"]) == .array)
         #expect(FoundationClassKind.kind(ofClasses: ["NSDecimalNumberPlaceholder"]) == .decimal)
         #expect(FoundationClassKind.kind(ofClasses: ["Person", "NSObject"]) == nil)
+        // The longest name in the table is still found; a name longer than any is not
+        // looked up (a hostile class name of half the archive is not hashed per object).
+        #expect(FoundationClassKind.kind(ofClassNamed: "NSDecimalNumberPlaceholder") == .decimal)
+        #expect(FoundationClassKind.kind(ofClassNamed: "NSMutableOrderedSet") == .orderedSet)
+        #expect(FoundationClassKind.kind(ofClassNamed: "NSArray" + String(repeating: " ", count: 100_000)) == nil)
+        #expect(FoundationClassKind.kind(ofClasses: [String(repeating: "C", count: 100_000), "NSArray"]) == .array)
         #expect(ArchiveDateText.iso8601(sinceReferenceDate: 0) == "2001-01-01T00:00:00Z")
         #expect(ArchiveDateText.iso8601(sinceReferenceDate: -1e300) == nil)
     }

@@ -11,9 +11,9 @@ struct OpenObject {
     var classUID: Int32 = 0
     var count = 0
     /// Fields, elements, or a dictionary's keys.
-    var main: [UInt8] = []
-    /// A dictionary's values.
-    var values: [UInt8] = []
+    var main = RecordScratch()
+    /// A dictionary's values (made when first needed).
+    var values = RecordScratch(capacity: 0)
     /// Where this object's bytes start in `main` and `values`: before them, the buffers
     /// keep the bytes of the objects stored from this level since they were last emptied
     /// (emptying them after each object cost about as much as storing a small record).
@@ -43,7 +43,7 @@ struct OpenObject {
 
     @inline(__always)
     mutating func appendElement(_ element: Int32) {
-        ObjectRecord.appendLE32(UInt32(bitPattern: element), to: &main)
+        main.appendLE32(UInt32(bitPattern: element))
         count += 1
     }
 
@@ -52,7 +52,7 @@ struct OpenObject {
     @inline(__always)
     mutating func appendElements(_ elements: UnsafeMutableBufferPointer<Int32>) {
         for i in elements.indices { elements[i] = Int32(bitPattern: UInt32(bitPattern: elements[i]).littleEndian) }
-        main.append(contentsOf: UnsafeRawBufferPointer(elements))
+        main.appendBytes(UnsafeRawBufferPointer(elements))
         count += elements.count
     }
 
@@ -69,11 +69,9 @@ struct OpenObject {
         let address = arena.append(size: size, reader: reader) { bytes in
             ObjectRecord.appendVarint(classBits, to: &bytes)
             ObjectRecord.appendVarint(count, to: &bytes)
-            main.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[mainStart...])) }
+            bytes.append(contentsOf: main.bytes(from: mainStart))
             // Only dictionaries have values.
-            if valuesCount > 0 {
-                values.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[valuesStart...])) }
-            }
+            if valuesCount > 0 { bytes.append(contentsOf: values.bytes(from: valuesStart)) }
         }
         Self.moveStart(&mainStart, past: &main, keptScratch: keptScratch, emptiedAt: emptiedAt)
         if valuesCount > 0 { Self.moveStart(&valuesStart, past: &values, keptScratch: keptScratch, emptiedAt: emptiedAt) }
@@ -82,12 +80,12 @@ struct OpenObject {
 
     /// Starts the next object at the end of `buffer`, or at 0 once `buffer` is emptied.
     @inline(__always)
-    private static func moveStart(_ start: inout Int, past buffer: inout [UInt8], keptScratch: Int, emptiedAt: Int) {
+    private static func moveStart(_ start: inout Int, past buffer: inout RecordScratch, keptScratch: Int, emptiedAt: Int) {
         if buffer.capacity > keptScratch {
-            buffer = []
+            buffer = RecordScratch()
             start = 0
         } else if buffer.count >= emptiedAt {
-            buffer.removeAll(keepingCapacity: true)
+            buffer.removeAll()
             start = 0
         } else {
             start = buffer.count
@@ -95,12 +93,12 @@ struct OpenObject {
     }
 
     /// The object's bytes so far (copies, for ``ArchiveObjectTable/record(of:)``).
-    var bytes: (main: [UInt8], values: [UInt8]) { (Array(main[mainStart...]), Array(values[valuesStart...])) }
+    var bytes: (main: [UInt8], values: [UInt8]) { (Array(main.bytes(from: mainStart)), Array(values.bytes(from: valuesStart))) }
 
     /// Sets the object's bytes (an object stored and opened again).
     mutating func setBytes(main: [UInt8], values: [UInt8]) {
-        self.main = main
-        self.values = values
+        self.main = RecordScratch(copying: main)
+        self.values = RecordScratch(copying: values)
         mainStart = 0
         valuesStart = 0
     }

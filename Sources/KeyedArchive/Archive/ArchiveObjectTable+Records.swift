@@ -117,9 +117,17 @@ extension ArchiveObjectTable {
     /// object, as the file's order wants) and before its level is set, which is then set once.
     @inline(__always)
     func openObject(kind: ObjectBox.Kind, classUID: () -> Int32) -> ObjectBox {
+        let opened = openEntry(kind: kind, classUID: classUID)
+        return ObjectBox(table: self, uid: opened.uid, kind: kind, level: opened.level)
+    }
+
+    /// ``openObject(kind:classUID:)`` without the box (which holds the table): the new
+    /// object's UID and level.
+    @inline(__always)
+    func openEntry(kind: ObjectBox.Kind, classUID: () -> Int32) -> (uid: Int32, level: Int) {
         let uid = appendEntry(EntryKind(kind), Self.openFlag | UInt64(openDepth))
         occupyLevel(uid: uid, classUID: classUID())
-        return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
+        return (uid, openDepth - 1)
     }
 
     /// Opens a level for an object already in the table (its payload then names the level).

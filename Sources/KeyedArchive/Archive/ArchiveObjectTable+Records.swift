@@ -16,9 +16,14 @@ struct OpenObject {
     var values = RecordScratch(capacity: 0)
     /// Where this object's bytes start in `main` and `values`: before them, the buffers
     /// keep the bytes of the objects stored from this level since they were last emptied
-    /// (emptying them after each object cost about as much as storing a small record).
+    /// (emptying them after each object cost about as much as storing a small record),
+    /// and `main` keeps ``headerRoom`` bytes for the record's header.
     var mainStart = 0
     var valuesStart = 0
+
+    /// Room before an object's bytes in `main` for its record's header (class UID and
+    /// count, LEB128), written there when it is stored so that the record is one copy.
+    static let headerRoom = 15
 
     // Each change is one access to the table's array of levels (one uniqueness check).
 
@@ -27,6 +32,9 @@ struct OpenObject {
         self.uid = uid
         self.classUID = classUID
         count = 0
+        main.appendUninitialized(Self.headerRoom)
+        mainStart = main.count
+        valuesStart = values.count
     }
 
     @inline(__always)
@@ -63,32 +71,30 @@ struct OpenObject {
         let reader = Int(uid)
         let classBits = UInt64(UInt32(bitPattern: classUID))
         let count = UInt64(count)
-        let mainCount = main.count - mainStart
         let valuesCount = values.count - valuesStart
-        let size = ObjectRecord.varintSize(classBits) + ObjectRecord.varintSize(count) + mainCount + valuesCount
-        let address = arena.append(size: size, reader: reader) { bytes in
-            ObjectRecord.appendVarint(classBits, to: &bytes)
-            ObjectRecord.appendVarint(count, to: &bytes)
-            bytes.append(contentsOf: main.bytes(from: mainStart))
+        // The header, just before the object's bytes, in the room `reset` kept.
+        let headerStart = mainStart - ObjectRecord.varintSize(classBits) - ObjectRecord.varintSize(count)
+        let countAt = main.storeVarint(classBits, at: headerStart)
+        _ = main.storeVarint(count, at: countAt)
+        let record = main.bytes(from: headerStart)
+        let address = arena.append(size: record.count + valuesCount, reader: reader) { bytes in
+            bytes.append(contentsOf: record)
             // Only dictionaries have values.
             if valuesCount > 0 { bytes.append(contentsOf: values.bytes(from: valuesStart)) }
         }
-        Self.moveStart(&mainStart, past: &main, keptScratch: keptScratch, emptiedAt: emptiedAt)
-        if valuesCount > 0 { Self.moveStart(&valuesStart, past: &values, keptScratch: keptScratch, emptiedAt: emptiedAt) }
+        Self.release(&main, keptScratch: keptScratch, emptiedAt: emptiedAt)
+        if valuesCount > 0 { Self.release(&values, keptScratch: keptScratch, emptiedAt: emptiedAt) }
         return address
     }
 
-    /// Starts the next object at the end of `buffer`, or at 0 once `buffer` is emptied.
+    /// Empties `buffer` once it holds `emptiedAt` bytes, and replaces it when its capacity
+    /// is above `keptScratch` (the next object at this level starts at its end).
     @inline(__always)
-    private static func moveStart(_ start: inout Int, past buffer: inout RecordScratch, keptScratch: Int, emptiedAt: Int) {
+    private static func release(_ buffer: inout RecordScratch, keptScratch: Int, emptiedAt: Int) {
         if buffer.capacity > keptScratch {
             buffer = RecordScratch()
-            start = 0
         } else if buffer.count >= emptiedAt {
             buffer.removeAll()
-            start = 0
-        } else {
-            start = buffer.count
         }
     }
 
@@ -97,9 +103,11 @@ struct OpenObject {
 
     /// Sets the object's bytes (an object stored and opened again).
     mutating func setBytes(main: [UInt8], values: [UInt8]) {
-        self.main = RecordScratch(copying: main)
+        self.main = RecordScratch(capacity: Self.headerRoom + main.count)
+        self.main.appendUninitialized(Self.headerRoom)
+        self.main.appendBytes(main)
         self.values = RecordScratch(copying: values)
-        mainStart = 0
+        mainStart = Self.headerRoom
         valuesStart = 0
     }
 }

@@ -87,7 +87,7 @@ struct ObjectBox {
 
     /// Appends `pairs[first]`, `pairs[first + 2]`, … (`count` of them), little-endian.
     private static func appendLE32s(_ pairs: UnsafeBufferPointer<Int32>, from first: Int, count: Int, to bytes: inout RecordScratch) {
-        for index in 0..<count { bytes.appendLE32(UInt32(bitPattern: pairs[first + 2 * index])) }
+        bytes.appendLE32s(count) { UInt32(bitPattern: pairs[first + 2 * $0]) }
     }
 
     /// Fields, elements or entries so far.

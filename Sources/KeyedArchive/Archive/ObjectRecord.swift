@@ -34,12 +34,18 @@ enum ObjectRecord {
 
     @inline(__always)
     static func appendVarint<Bytes: RecordByteSink>(_ value: UInt64, to bytes: inout Bytes) {
+        forEachVarintByte(value) { bytes.append($0) }
+    }
+
+    /// The bytes of `value` in LEB128 (``varintSize(_:)`` of them), in order.
+    @inline(__always)
+    static func forEachVarintByte(_ value: UInt64, _ body: (UInt8) -> Void) {
         var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            body(UInt8(truncatingIfNeeded: rest) | 0x80)
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        body(UInt8(rest))
     }
 
     /// Bytes of `value` in LEB128.

@@ -112,6 +112,17 @@ struct RecordScratch: RecordByteSink {
         count &+= total
     }
 
+    /// Appends `value(0)`, `value(1)`, … (`total` of them) four bytes each, little-endian,
+    /// with room made once.
+    @inline(__always)
+    mutating func appendLE32s(_ total: Int, _ value: (Int) -> UInt32) {
+        reserve(4 &* total)
+        for index in 0..<total {
+            base.storeBytes(of: value(index).littleEndian, toByteOffset: count &+ 4 &* index, as: UInt32.self)
+        }
+        count &+= 4 &* total
+    }
+
     /// Overwrites the four bytes at `index` (a UID written before) with `value`, little-endian.
     /// They must be inside the bytes written (as an array's subscript, this stops otherwise).
     @inline(__always)
@@ -120,11 +131,34 @@ struct RecordScratch: RecordByteSink {
         base.storeBytes(of: value.littleEndian, toByteOffset: index, as: UInt32.self)
     }
 
-    /// The bytes from `start` to the end (`start` within `0...count`).
+    /// The bytes from `start` to the end (`start` within `0...count`). They point into this
+    /// scratch's buffer: read them while the scratch (a stored property, not a temporary)
+    /// is alive and unchanged.
     @inline(__always)
     func bytes(from start: Int) -> UnsafeRawBufferPointer {
         precondition(start >= 0 && start <= count, "RecordScratch.bytes(from:) outside the bytes written")
         return UnsafeRawBufferPointer(start: base + start, count: count &- start)
+    }
+
+    /// Moves the end `count` bytes on (room written later with ``storeVarint(_:at:)``; its
+    /// bytes are unset until then).
+    @inline(__always)
+    mutating func appendUninitialized(_ count: Int) {
+        reserve(count)
+        self.count &+= count
+    }
+
+    /// Writes `value` in LEB128 at `index` (within the bytes, as ``setLE32(_:at:)``);
+    /// returns the index after it.
+    @inline(__always)
+    mutating func storeVarint(_ value: UInt64, at index: Int) -> Int {
+        precondition(index >= 0 && index <= count &- ObjectRecord.varintSize(value), "RecordScratch.storeVarint outside the bytes written")
+        var at = index
+        ObjectRecord.forEachVarintByte(value) { byte in
+            base.storeBytes(of: byte, toByteOffset: at, as: UInt8.self)
+            at &+= 1
+        }
+        return at
     }
 
     /// Forgets the bytes, keeping the buffer.

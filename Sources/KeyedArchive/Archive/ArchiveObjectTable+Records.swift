@@ -11,14 +11,19 @@ struct OpenObject {
     var classUID: Int32 = 0
     var count = 0
     /// Fields, elements, or a dictionary's keys.
-    var main: [UInt8] = []
-    /// A dictionary's values.
-    var values: [UInt8] = []
+    var main = RecordScratch()
+    /// A dictionary's values (made when first needed).
+    var values = RecordScratch(capacity: 0)
     /// Where this object's bytes start in `main` and `values`: before them, the buffers
     /// keep the bytes of the objects stored from this level since they were last emptied
-    /// (emptying them after each object cost about as much as storing a small record).
+    /// (emptying them after each object cost about as much as storing a small record),
+    /// and `main` keeps ``headerRoom`` bytes for the record's header.
     var mainStart = 0
     var valuesStart = 0
+
+    /// Room before an object's bytes in `main` for its record's header (class UID and
+    /// count, LEB128), written there when it is stored so that the record is one copy.
+    static let headerRoom = 15
 
     // Each change is one access to the table's array of levels (one uniqueness check).
 
@@ -27,6 +32,9 @@ struct OpenObject {
         self.uid = uid
         self.classUID = classUID
         count = 0
+        main.appendUninitialized(Self.headerRoom)
+        mainStart = main.count
+        valuesStart = values.count
     }
 
     @inline(__always)
@@ -43,7 +51,7 @@ struct OpenObject {
 
     @inline(__always)
     mutating func appendElement(_ element: Int32) {
-        ObjectRecord.appendLE32(UInt32(bitPattern: element), to: &main)
+        main.appendLE32(UInt32(bitPattern: element))
         count += 1
     }
 
@@ -52,7 +60,7 @@ struct OpenObject {
     @inline(__always)
     mutating func appendElements(_ elements: UnsafeMutableBufferPointer<Int32>) {
         for i in elements.indices { elements[i] = Int32(bitPattern: UInt32(bitPattern: elements[i]).littleEndian) }
-        main.append(contentsOf: UnsafeRawBufferPointer(elements))
+        main.appendBytes(UnsafeRawBufferPointer(elements))
         count += elements.count
     }
 
@@ -63,45 +71,43 @@ struct OpenObject {
         let reader = Int(uid)
         let classBits = UInt64(UInt32(bitPattern: classUID))
         let count = UInt64(count)
-        let mainCount = main.count - mainStart
         let valuesCount = values.count - valuesStart
-        let size = ObjectRecord.varintSize(classBits) + ObjectRecord.varintSize(count) + mainCount + valuesCount
-        let address = arena.append(size: size, reader: reader) { bytes in
-            ObjectRecord.appendVarint(classBits, to: &bytes)
-            ObjectRecord.appendVarint(count, to: &bytes)
-            main.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[mainStart...])) }
+        // The header, just before the object's bytes, in the room `reset` kept.
+        let headerStart = mainStart - ObjectRecord.varintSize(classBits) - ObjectRecord.varintSize(count)
+        let countAt = main.storeVarint(classBits, at: headerStart)
+        _ = main.storeVarint(count, at: countAt)
+        let record = main.bytes(from: headerStart)
+        let address = arena.append(size: record.count + valuesCount, reader: reader) { bytes in
+            bytes.append(contentsOf: record)
             // Only dictionaries have values.
-            if valuesCount > 0 {
-                values.withUnsafeBufferPointer { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: $0[valuesStart...])) }
-            }
+            if valuesCount > 0 { bytes.append(contentsOf: values.bytes(from: valuesStart)) }
         }
-        Self.moveStart(&mainStart, past: &main, keptScratch: keptScratch, emptiedAt: emptiedAt)
-        if valuesCount > 0 { Self.moveStart(&valuesStart, past: &values, keptScratch: keptScratch, emptiedAt: emptiedAt) }
+        Self.release(&main, keptScratch: keptScratch, emptiedAt: emptiedAt)
+        if valuesCount > 0 { Self.release(&values, keptScratch: keptScratch, emptiedAt: emptiedAt) }
         return address
     }
 
-    /// Starts the next object at the end of `buffer`, or at 0 once `buffer` is emptied.
+    /// Empties `buffer` once it holds `emptiedAt` bytes, and replaces it when its capacity
+    /// is above `keptScratch` (the next object at this level starts at its end).
     @inline(__always)
-    private static func moveStart(_ start: inout Int, past buffer: inout [UInt8], keptScratch: Int, emptiedAt: Int) {
+    private static func release(_ buffer: inout RecordScratch, keptScratch: Int, emptiedAt: Int) {
         if buffer.capacity > keptScratch {
-            buffer = []
-            start = 0
+            buffer = RecordScratch()
         } else if buffer.count >= emptiedAt {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        } else {
-            start = buffer.count
+            buffer.removeAll()
         }
     }
 
     /// The object's bytes so far (copies, for ``ArchiveObjectTable/record(of:)``).
-    var bytes: (main: [UInt8], values: [UInt8]) { (Array(main[mainStart...]), Array(values[valuesStart...])) }
+    var bytes: (main: [UInt8], values: [UInt8]) { (Array(main.bytes(from: mainStart)), Array(values.bytes(from: valuesStart))) }
 
     /// Sets the object's bytes (an object stored and opened again).
     mutating func setBytes(main: [UInt8], values: [UInt8]) {
-        self.main = main
-        self.values = values
-        mainStart = 0
+        self.main = RecordScratch(capacity: Self.headerRoom + main.count)
+        self.main.appendUninitialized(Self.headerRoom)
+        self.main.appendBytes(main)
+        self.values = RecordScratch(copying: values)
+        mainStart = Self.headerRoom
         valuesStart = 0
     }
 }
@@ -119,9 +125,17 @@ extension ArchiveObjectTable {
     /// object, as the file's order wants) and before its level is set, which is then set once.
     @inline(__always)
     func openObject(kind: ObjectBox.Kind, classUID: () -> Int32) -> ObjectBox {
+        let opened = openEntry(kind: kind, classUID: classUID)
+        return ObjectBox(table: self, uid: opened.uid, kind: kind, level: opened.level)
+    }
+
+    /// ``openObject(kind:classUID:)`` without the box (which holds the table): the new
+    /// object's UID and level.
+    @inline(__always)
+    func openEntry(kind: ObjectBox.Kind, classUID: () -> Int32) -> (uid: Int32, level: Int) {
         let uid = appendEntry(EntryKind(kind), Self.openFlag | UInt64(openDepth))
         occupyLevel(uid: uid, classUID: classUID())
-        return ObjectBox(table: self, uid: uid, kind: kind, level: openDepth - 1)
+        return (uid, openDepth - 1)
     }
 
     /// Opens a level for an object already in the table (its payload then names the level).

@@ -69,8 +69,8 @@ struct ObjectBox {
     @inline(__always)
     func appendEntry(key: Int32, value: Int32) {
         let level = table.openLevel(of: self)
-        ObjectRecord.appendLE32(UInt32(bitPattern: key), to: &table.openObjects[level].main)
-        ObjectRecord.appendLE32(UInt32(bitPattern: value), to: &table.openObjects[level].values)
+        table.openObjects[level].main.appendLE32(UInt32(bitPattern: key))
+        table.openObjects[level].values.appendLE32(UInt32(bitPattern: value))
         table.openObjects[level].count += 1
     }
 
@@ -86,14 +86,8 @@ struct ObjectBox {
     }
 
     /// Appends `pairs[first]`, `pairs[first + 2]`, … (`count` of them), little-endian.
-    private static func appendLE32s(_ pairs: UnsafeBufferPointer<Int32>, from first: Int, count: Int, to bytes: inout [UInt8]) {
-        let start = bytes.count
-        bytes.append(contentsOf: repeatElement(0, count: 4 * count))
-        bytes.withUnsafeMutableBytes { raw in
-            for index in 0..<count {
-                raw.storeBytes(of: UInt32(bitPattern: pairs[first + 2 * index]).littleEndian, toByteOffset: start + 4 * index, as: UInt32.self)
-            }
-        }
+    private static func appendLE32s(_ pairs: UnsafeBufferPointer<Int32>, from first: Int, count: Int, to bytes: inout RecordScratch) {
+        bytes.appendLE32s(count) { UInt32(bitPattern: pairs[first + 2 * $0]) }
     }
 
     /// Fields, elements or entries so far.
@@ -103,7 +97,7 @@ struct ObjectBox {
     func setUID(_ value: Int32, atField offset: Int) {
         let level = table.openLevel(of: self)
         let start = table.openObjects[level].mainStart
-        ObjectRecord.setLE32(UInt32(bitPattern: value), at: start + offset, in: &table.openObjects[level].main)
+        table.openObjects[level].main.setLE32(UInt32(bitPattern: value), at: start + offset)
     }
 
     /// Replaces element `index` (an array's element, a dictionary's value).
@@ -111,10 +105,10 @@ struct ObjectBox {
         let level = table.openLevel(of: self)
         if kind == .dictionary {
             let start = table.openObjects[level].valuesStart
-            ObjectRecord.setLE32(UInt32(bitPattern: value), at: start + index * 4, in: &table.openObjects[level].values)
+            table.openObjects[level].values.setLE32(UInt32(bitPattern: value), at: start + index * 4)
         } else {
             let start = table.openObjects[level].mainStart
-            ObjectRecord.setLE32(UInt32(bitPattern: value), at: start + index * 4, in: &table.openObjects[level].main)
+            table.openObjects[level].main.setLE32(UInt32(bitPattern: value), at: start + index * 4)
         }
     }
 

@@ -33,13 +33,19 @@ enum ObjectRecord {
     // MARK: Writing
 
     @inline(__always)
-    static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    static func appendVarint<Bytes: RecordByteSink>(_ value: UInt64, to bytes: inout Bytes) {
+        forEachVarintByte(value) { bytes.append($0) }
+    }
+
+    /// The bytes of `value` in LEB128 (``varintSize(_:)`` of them), in order.
+    @inline(__always)
+    static func forEachVarintByte(_ value: UInt64, _ body: (UInt8) -> Void) {
         var rest = value
         while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+            body(UInt8(truncatingIfNeeded: rest) | 0x80)
             rest >>= 7
         }
-        bytes.append(UInt8(rest))
+        body(UInt8(rest))
     }
 
     /// Bytes of `value` in LEB128.
@@ -48,38 +54,16 @@ enum ObjectRecord {
         max(1, (64 - value.leadingZeroBitCount + 6) / 7)
     }
 
-    @inline(__always)
-    static func appendLE32(_ value: UInt32, to bytes: inout [UInt8]) {
-        bytes.append(UInt8(truncatingIfNeeded: value))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 8))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 16))
-        bytes.append(UInt8(truncatingIfNeeded: value >> 24))
-    }
-
-    @inline(__always)
-    static func appendLE64(_ value: UInt64, to bytes: inout [UInt8]) {
-        appendLE32(UInt32(truncatingIfNeeded: value), to: &bytes)
-        appendLE32(UInt32(truncatingIfNeeded: value >> 32), to: &bytes)
-    }
-
-    @inline(__always)
-    static func setLE32(_ value: UInt32, at index: Int, in bytes: inout [UInt8]) {
-        bytes[index] = UInt8(truncatingIfNeeded: value)
-        bytes[index + 1] = UInt8(truncatingIfNeeded: value >> 8)
-        bytes[index + 2] = UInt8(truncatingIfNeeded: value >> 16)
-        bytes[index + 3] = UInt8(truncatingIfNeeded: value >> 24)
-    }
-
     /// Appends one field; returns the offset of its UID payload (for a later fill-in).
     @inline(__always)
     @discardableResult
-    static func appendField(key: Int32, _ value: ObjectBox.Value, to bytes: inout [UInt8]) -> Int {
+    static func appendField<Bytes: RecordByteSink>(key: Int32, _ value: ObjectBox.Value, to bytes: inout Bytes) -> Int {
         let head = Self.head(key)
         switch value {
         case .uid(let u):
             appendVarint(head | UInt64(Tag.uid.rawValue), to: &bytes)
             let offset = bytes.count
-            appendLE32(UInt32(bitPattern: u), to: &bytes)
+            bytes.appendLE32(UInt32(bitPattern: u))
             return offset
         case .integer(let i):
             if i >= 0 {
@@ -91,10 +75,10 @@ enum ObjectRecord {
             }
         case .real(let d):
             appendVarint(head | UInt64(Tag.real.rawValue), to: &bytes)
-            appendLE64(d.bitPattern, to: &bytes)
+            bytes.appendLE64(d.bitPattern)
         case .float(let f):
             appendVarint(head | UInt64(Tag.float.rawValue), to: &bytes)
-            appendLE32(f.bitPattern, to: &bytes)
+            bytes.appendLE32(f.bitPattern)
         case .bool(let b):
             appendVarint(head | UInt64((b ? Tag.true : Tag.false).rawValue), to: &bytes)
         case .data(let d):
@@ -109,10 +93,10 @@ enum ObjectRecord {
 
     /// Appends a data field.
     @inline(__always)
-    static func appendDataField<C: Collection<UInt8>>(key: Int32, _ data: C, to bytes: inout [UInt8]) {
+    static func appendDataField<C: Collection<UInt8>, Bytes: RecordByteSink>(key: Int32, _ data: C, to bytes: inout Bytes) {
         appendVarint(head(key) | UInt64(Tag.data.rawValue), to: &bytes)
         appendVarint(UInt64(data.count), to: &bytes)
-        bytes.append(contentsOf: data)
+        bytes.appendBytes(data)
     }
 
     // MARK: Reading

@@ -24,9 +24,13 @@ final class _ArchiveEncoder: Encoder {
         let level: Int
 
         init(_ box: ObjectBox) {
-            uid = box.uid
-            kind = box.kind
-            level = box.level
+            self.init(uid: box.uid, kind: box.kind, level: box.level)
+        }
+
+        init(uid: Int32, kind: ObjectBox.Kind, level: Int) {
+            self.uid = uid
+            self.kind = kind
+            self.level = level
         }
     }
 
@@ -146,8 +150,8 @@ final class _ArchiveEncoder: Encoder {
         if T.self == UUID.self { return try unsafeBitCast(value, to: UUID.self)._archiveEncode(with: self, at: path()) }
         if T.self == [String].self {
             // As `Array.encode(to:)` stores it, without the generic steps.
-            let made = makeObject(kind: .array)
-            for string in unsafeBitCast(value, to: [String].self) { made.box.appendElement(table.string(string)) }
+            let made = makeHandle(kind: .array)
+            for string in unsafeBitCast(value, to: [String].self) { table.appendElement(table.string(string), uid: made.uid, hint: made.level) }
             return made.uid
         }
         // As `Array.encode(to:)` stores them (see NumberArrayEncoding.swift).
@@ -262,15 +266,23 @@ final class _ArchiveEncoder: Encoder {
         return table.nullUID
     }
 
-    /// Reserves a new object of `kind`, with its class entry, and reports it to a patch.
+    /// Reserves a new object of `kind`, with its class entry.
+    @inline(__always)
     func makeObject(kind: ObjectBox.Kind, className: StandardClass? = nil) -> (box: ObjectBox, uid: Int32) {
+        let handle = makeHandle(kind: kind, className: className)
+        return (box(handle), handle.uid)
+    }
+
+    /// ``makeObject(kind:className:)`` as a handle: no box, which would retain the table
+    /// (the containers keep handles).
+    func makeHandle(kind: ObjectBox.Kind, className: StandardClass? = nil) -> OpenHandle {
         let table = table
-        let box = table.openObject(kind: kind) {
+        let opened = table.openEntry(kind: kind) {
             if let className { return table.classUID(className) }
             if kind == .fields, let valueType { return valueClassUID > 0 ? valueClassUID : valueClass(of: valueType) }
             return table.classUID(kind == .array ? .array : .dictionary)
         }
-        return (box, box.uid)
+        return OpenHandle(uid: opened.uid, kind: kind, level: opened.level)
     }
 
     /// The class entry of `type`, the value type being encoded, kept for its next objects
@@ -312,10 +324,9 @@ final class _ArchiveEncoder: Encoder {
             return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, frame: currentFrame, path: pathNode)
         }
         // Without a type of its own (superEncoder(forKey:)) a keyed container is an NSDictionary.
-        let made = valueType == nil ? makeObject(kind: .dictionary) : makeObject(kind: .fields)
-        let handle = OpenHandle(made.box)
+        let handle = makeHandle(kind: valueType == nil ? .dictionary : .fields)
         target = .keyed(handle)
-        opened(made.uid)
+        opened(handle.uid)
         return ArchiveKeyedEncodingContainer<Key>.handOut(encoder: self, object: handle, frame: currentFrame, path: pathNode)
     }
 
@@ -323,10 +334,9 @@ final class _ArchiveEncoder: Encoder {
         if case .unkeyed(let handle) = target {
             return ArchiveUnkeyedEncodingContainer(encoder: self, object: handle, path: pathNode)
         }
-        let made = makeObject(kind: .array)
-        let handle = OpenHandle(made.box)
+        let handle = makeHandle(kind: .array)
         target = .unkeyed(handle)
-        opened(made.uid)
+        opened(handle.uid)
         return ArchiveUnkeyedEncodingContainer(encoder: self, object: handle, path: pathNode)
     }
 

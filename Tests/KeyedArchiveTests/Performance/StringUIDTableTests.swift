@@ -39,6 +39,33 @@ struct StringUIDTableTests {
     }
 }
 
+@Suite("String uniquing table: each string kept beside its UID")
+struct StringUIDTableStoredUIDTests {
+    /// A string's UID is kept with the string itself (scaleenc): UIDs that do not follow the
+    /// storing order are each found with their own string, across the table's growth and for
+    /// strings of every size; after the lookup is released the strings stay readable by
+    /// position and are no longer found.
+    @Test func uidsUnrelatedToPositionsAreFoundWithTheirStrings() {
+        var table = StringUIDTable()
+        let strings = (0..<20_000).map { "s\($0)" + String(repeating: "z", count: $0 % 37) }
+        // UIDs in an order unrelated to the positions: position p gets 7 * (n - p) + 3.
+        func uid(_ position: Int) -> Int32 { Int32(7 * (strings.count - position) + 3) }
+        for (position, string) in strings.enumerated() {
+            let found = table.find(string)
+            #expect(found.uid == nil)
+            table.insert(string, uid: uid(position), at: found.place)
+        }
+        for position in stride(from: strings.count - 1, through: 0, by: -3) {
+            let copy = String(decoding: Array(strings[position].utf8), as: UTF8.self)
+            #expect(table.find(copy).uid == uid(position), "\(position)")
+        }
+        table.releaseLookup()
+        #expect(table.storedCount == strings.count)
+        #expect(table[0] == strings[0] && table[19_999] == strings[19_999])
+        #expect(table.find(strings[5]).uid == nil)
+    }
+}
+
 @Suite("String uniquing table: lookups by a hash made before")
 struct StringUIDTableHashedLookupTests {
     /// `string(_:hash:)` (a dictionary's keys, hashed while they are read for sorting) gives

@@ -58,11 +58,12 @@ func stringSortKeys(_ strings: [String], visit: (Int, UnsafeBufferPointer<UInt8>
 /// elements), so the result does not depend on stability.
 ///
 /// Many keys are sorted by their prefixes' bytes from the first (a most-significant-digit
-/// radix sort: each pass deals a range into 128 buckets by one byte, a byte every key of the
-/// range shares costs only its count), small ranges and keys that share all 16 bytes by
-/// ``introsort(_:_:_:by:)``. Each key is dealt at most 16 times, so the time is linear in the
-/// keys plus n log n comparisons at most, whatever the keys. The prefixes must be those of
-/// ASCII strings (``asciiPrefix(of:)``): every byte below 128.
+/// radix sort: each pass deals a range into 128 buckets by one byte, or a large range into
+/// 128 × 128 by two, bytes every key of the range shares cost only their count), small
+/// ranges and keys that share all 16 bytes by ``introsort(_:_:_:by:)``. Each key is dealt at
+/// most 16 times, so the time is linear in the keys plus n log n comparisons at most,
+/// whatever the keys. The prefixes must be those of ASCII strings (``asciiPrefix(of:)``):
+/// every byte below 128.
 func sortASCIIPrefixKeys(_ keys: inout [ASCIIPrefixKey], strings: [String]) {
     @inline(__always)
     func less(_ a: ASCIIPrefixKey, _ b: ASCIIPrefixKey) -> Bool {
@@ -103,63 +104,89 @@ private func firstDifferingByte(_ buffer: UnsafeMutableBufferPointer<ASCIIPrefix
     return low != 0 ? 8 + low.leadingZeroBitCount / 8 : 16
 }
 
+/// Ranges of at least this many keys are dealt by two bytes at once (128 × 128 buckets):
+/// half the passes over them, for a span of buckets that costs little beside so many keys.
+private let pairMinimum = 4096
+
+/// A range of keys still to sort, all alike before byte `position`.
+private typealias PendingRange = (first: Int, end: Int, position: Int)
+
 /// The radix sort of ``sortASCIIPrefixKeys(_:strings:)``: ranges still to sort and the
-/// byte that splits them are kept on a stack (at most 127 per byte position, 16 positions).
-/// The bytes are ASCII (below 128, the padding 0), so there are 128 buckets; a range's
-/// passes over its buckets cover only the bytes its keys have (the lowest to the highest),
-/// and the bucket counts are cleared over that span alone, so a small range does not pay
-/// for all 128. Shared leading bytes of all the keys are skipped at once.
+/// byte that splits them are kept on a stack. The bytes are ASCII (below 128, the padding
+/// 0), so a byte has 128 buckets and a pair of bytes 128 × 128; a range's passes over its
+/// buckets cover only the span its keys have (the lowest to the highest) and clear only
+/// that span, so a small range does not pay for all of them. Shared leading bytes of all
+/// the keys are skipped at once.
 private func radixSort(_ keys: inout [ASCIIPrefixKey], by less: (ASCIIPrefixKey, ASCIIPrefixKey) -> Bool) {
     let count = keys.count
     keys.withUnsafeMutableBufferPointer { buffer in
         withUnsafeTemporaryAllocation(of: ASCIIPrefixKey.self, capacity: count) { spare in
-            withUnsafeTemporaryAllocation(of: Int.self, capacity: 128) { counts in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: count >= pairMinimum ? 128 * 128 : 128) { counts in
                 counts.initialize(repeating: 0)
-                var pending: [(first: Int, end: Int, position: Int)] = [(0, count, firstDifferingByte(buffer, 0, count))]
+                var pending: [PendingRange] = [(0, count, firstDifferingByte(buffer, 0, count))]
                 while let (first, end, position) = pending.popLast() {
                     if end - first < radixMinimum || position >= 16 {
                         // Few keys, or keys whose 16 bytes are all the same: their strings decide.
                         introsort(buffer, first, end - 1, by: less)
-                        continue
-                    }
-                    // Counts by byte, and the span of bytes present. ASCII keys: below 128.
-                    var lowest = 127, highest = 0
-                    for index in first..<end {
-                        let byte = prefixByte(buffer[index], position) & 127
-                        counts[byte] += 1
-                        lowest = Swift.min(lowest, byte)
-                        highest = Swift.max(highest, byte)
-                    }
-                    if lowest == highest {
-                        // Every key has this byte: the next one splits them.
-                        counts[lowest] = 0
-                        pending.append((first, end, position + 1))
-                        continue
-                    }
-                    // Each bucket's start, then deal the keys into `spare` and copy them back.
-                    var start = first
-                    for byte in lowest...highest {
-                        let size = counts[byte]
-                        counts[byte] = start
-                        start += size
-                    }
-                    for index in first..<end {
-                        let byte = prefixByte(buffer[index], position) & 127
-                        spare[counts[byte]] = buffer[index]
-                        counts[byte] += 1
-                    }
-                    for index in first..<end { buffer[index] = spare[index] }
-                    // `counts[byte]` is now where bucket `byte` ends; cleared for the next range.
-                    var lower = first
-                    for byte in lowest...highest {
-                        let upper = counts[byte]
-                        counts[byte] = 0
-                        if upper - lower > 1 { pending.append((lower, upper, position + 1)) }
-                        lower = upper
+                    } else if end - first >= pairMinimum, position < 15 {
+                        deal((first, end, position), width: 2, buffer, spare, counts, &pending)
+                    } else {
+                        deal((first, end, position), width: 1, buffer, spare, counts, &pending)
                     }
                 }
             }
         }
+    }
+}
+
+/// One pass of ``radixSort(_:by:)`` over `range`: its keys dealt into buckets by their
+/// `width` bytes (1 or 2) from `range.position` through `spare` and back, and each bucket
+/// of two keys or more pushed on `pending` with the next position. `counts` (at least
+/// 128^width, all zero) is left all zero.
+@inline(__always)
+private func deal(_ range: PendingRange, width: Int, _ buffer: UnsafeMutableBufferPointer<ASCIIPrefixKey>,
+                  _ spare: UnsafeMutableBufferPointer<ASCIIPrefixKey>, _ counts: UnsafeMutableBufferPointer<Int>,
+                  _ pending: inout [PendingRange]) {
+    let (first, end, position) = range
+    @inline(__always)
+    func digit(_ key: ASCIIPrefixKey) -> Int {
+        let byte = prefixByte(key, position) & 127
+        return width == 1 ? byte : byte << 7 | prefixByte(key, position + 1) & 127
+    }
+    // Counts by digit, and the span of digits present.
+    var lowest = Int.max, highest = 0
+    for index in first..<end {
+        let value = digit(buffer[index])
+        counts[value] += 1
+        lowest = Swift.min(lowest, value)
+        highest = Swift.max(highest, value)
+    }
+    if lowest == highest {
+        // Every key has these bytes: the next ones split them.
+        counts[lowest] = 0
+        pending.append((first, end, position + width))
+        return
+    }
+    // Each bucket's start, then deal the keys into `spare` and copy them back.
+    var start = first
+    for value in lowest...highest {
+        let size = counts[value]
+        counts[value] = start
+        start += size
+    }
+    for index in first..<end {
+        let value = digit(buffer[index])
+        spare[counts[value]] = buffer[index]
+        counts[value] += 1
+    }
+    for index in first..<end { buffer[index] = spare[index] }
+    // `counts[value]` is now where bucket `value` ends; cleared for the next range.
+    var lower = first
+    for value in lowest...highest {
+        let upper = counts[value]
+        counts[value] = 0
+        if upper - lower > 1 { pending.append((lower, upper, position + width)) }
+        lower = upper
     }
 }
 

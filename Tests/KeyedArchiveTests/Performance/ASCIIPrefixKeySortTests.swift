@@ -73,7 +73,7 @@ struct ASCIIPrefixKeySortTests {
     ]
 
     @Test("Keys sort as String's < orders them, radix and comparison paths alike",
-          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 1_000, 5_000])
+          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 1_000, 5_000, 20_000])
     func sortsAsStringOrder(count: Int) {
         for (family, make) in Self.families {
             // "two letters" has fewer than 2^25 strings, far more than the counts asked.

@@ -9,22 +9,11 @@ import Testing
 // and the generic path give the same bytes, and an error thrown by a value leaves nothing
 // behind and names its key.
 
-/// An `Int` encoded through a single-value container: the generic `[String: V]` path.
-private struct WrappedInt: Codable, Equatable {
-    var value: Int
-    init(_ value: Int) { self.value = value }
-    init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Int.self) }
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-}
-
-/// A `String` encoded through a single-value container.
-private struct WrappedString: Codable, Equatable {
-    var value: String
-    init(_ value: String) { self.value = value }
-    init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(String.self) }
+/// A value encoded through a single-value container: the generic `[String: V]` path.
+private struct Wrapped<Value: Codable & Equatable>: Codable, Equatable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+    init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
     func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
@@ -74,8 +63,8 @@ struct StringKeyedGatherTests {
         for format in PropertyListFormat.allCases {
             let encoder = ArchiveEncoder()
             encoder.outputFormat = format
-            #expect(try encoder.encode(ints) == encoder.encode(ints.mapValues(WrappedInt.init)), "\(count) ints, \(format)")
-            #expect(try encoder.encode(strings) == encoder.encode(strings.mapValues(WrappedString.init)), "\(count) strings, \(format)")
+            #expect(try encoder.encode(ints) == encoder.encode(ints.mapValues(Wrapped.init)), "\(count) ints, \(format)")
+            #expect(try encoder.encode(strings) == encoder.encode(strings.mapValues(Wrapped.init)), "\(count) strings, \(format)")
         }
     }
 

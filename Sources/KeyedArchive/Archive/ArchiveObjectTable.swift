@@ -151,10 +151,9 @@ final class ArchiveObjectTable {
 
     func integer(_ value: Int64) -> Int32 {
         let key = UInt64(bitPattern: value)
-        if let uid = integerUIDs.ref(for: key) { return Int32(truncatingIfNeeded: uid) }
-        let uid = appendEntry(.integer, key)
-        integerUIDs.insert(key, Int(uid))
-        return uid
+        // One probe: a new number is stored with the UID of the entry appended next.
+        if let uid = integerUIDs.refOrInsert(key, Int(Int32(truncatingIfNeeded: count))) { return Int32(truncatingIfNeeded: uid) }
+        return appendEntry(.integer, key)
     }
 
     func unsignedInteger(_ value: UInt64) -> Int32 {
@@ -178,10 +177,9 @@ final class ArchiveObjectTable {
     }
 
     func real(_ value: Double) -> Int32 {
-        if let uid = realUIDs.ref(for: value.bitPattern) { return Int32(truncatingIfNeeded: uid) }
-        let uid = appendEntry(.real, value.bitPattern)
-        realUIDs.insert(value.bitPattern, Int(uid))
-        return uid
+        // One probe, as for integers.
+        if let uid = realUIDs.refOrInsert(value.bitPattern, Int(Int32(truncatingIfNeeded: count))) { return Int32(truncatingIfNeeded: uid) }
+        return appendEntry(.real, value.bitPattern)
     }
 
     /// The uniquing tables a batch of numbers can be prepared in (see ``prepare(_:in:)``).

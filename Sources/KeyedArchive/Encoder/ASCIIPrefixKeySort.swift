@@ -31,18 +31,20 @@ func asciiPrefix(of bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UI
 /// This is the one order rule for dictionary keys and set elements that are strings.
 @inline(__always)
 func stringSortKeys(_ strings: [String], visit: (Int, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in }) -> [ASCIIPrefixKey] {
-    var keys: [ASCIIPrefixKey] = []
-    keys.reserveCapacity(strings.count)
     var allASCII = true
-    for index in strings.indices {
-        strings[index].withContiguousUTF8 { bytes in
-            visit(index, bytes)
-            if allASCII, let prefix = asciiPrefix(of: bytes) {
-                keys.append((prefix.high, prefix.low, index))
-            } else {
-                allASCII = false
+    // Written in place (no capacity check per key); kept only when every string is ASCII.
+    var keys = [ASCIIPrefixKey](unsafeUninitializedCapacity: strings.count) { keys, initialized in
+        for index in strings.indices {
+            strings[index].withContiguousUTF8 { bytes in
+                visit(index, bytes)
+                if allASCII, let prefix = asciiPrefix(of: bytes) {
+                    keys.initializeElement(at: index, to: (prefix.high, prefix.low, index))
+                } else {
+                    allASCII = false
+                }
             }
         }
+        initialized = allASCII ? strings.count : 0
     }
     guard allASCII else {
         return strings.indices.sorted { strings[$0] < strings[$1] }.map { (0, 0, $0) }
@@ -56,10 +58,12 @@ func stringSortKeys(_ strings: [String], visit: (Int, UnsafeBufferPointer<UInt8>
 /// elements), so the result does not depend on stability.
 ///
 /// Many keys are sorted by their prefixes' bytes from the first (a most-significant-digit
-/// radix sort: each pass deals a range into 256 buckets by one byte, a byte every key of the
-/// range shares costs only its count), small ranges and keys that share all 16 bytes by
-/// ``introsort(_:_:_:by:)``. Each key is dealt at most 16 times, so the time is linear in the
-/// keys plus n log n comparisons at most, whatever the keys.
+/// radix sort: each pass deals a range into 128 buckets by one byte, or a large range into
+/// 128 × 128 by two, bytes every key of the range shares cost only their count), small
+/// ranges and keys that share all 16 bytes by ``introsort(_:_:_:by:)``. Each key is dealt at
+/// most 16 times, so the time is linear in the keys plus n log n comparisons at most,
+/// whatever the keys. The prefixes must be those of ASCII strings (``asciiPrefix(of:)``):
+/// every byte below 128.
 func sortASCIIPrefixKeys(_ keys: inout [ASCIIPrefixKey], strings: [String]) {
     @inline(__always)
     func less(_ a: ASCIIPrefixKey, _ b: ASCIIPrefixKey) -> Bool {
@@ -75,7 +79,7 @@ func sortASCIIPrefixKeys(_ keys: inout [ASCIIPrefixKey], strings: [String]) {
     }
 }
 
-/// Ranges of fewer keys than this are sorted by comparisons (a pass over 256 buckets costs
+/// Ranges of fewer keys than this are sorted by comparisons (a pass over their buckets costs
 /// more than comparing so few).
 private let radixMinimum = 64
 
@@ -86,47 +90,48 @@ private func prefixByte(_ key: ASCIIPrefixKey, _ position: Int) -> Int {
     return Int(truncatingIfNeeded: word >> UInt64(56 - 8 * (position & 7))) & 0xFF
 }
 
+/// The first byte position (0 to 16, 16 when none) at which the prefixes of
+/// `buffer[first..<end]` differ: one pass instead of a counting pass per shared byte.
+@inline(__always)
+private func firstDifferingByte(_ buffer: UnsafeMutableBufferPointer<ASCIIPrefixKey>, _ first: Int, _ end: Int) -> Int {
+    let head = buffer[first]
+    var high: UInt64 = 0, low: UInt64 = 0
+    for index in first..<end {
+        high |= buffer[index].high ^ head.high
+        low |= buffer[index].low ^ head.low
+    }
+    if high != 0 { return high.leadingZeroBitCount / 8 }
+    return low != 0 ? 8 + low.leadingZeroBitCount / 8 : 16
+}
+
+/// Ranges of at least this many keys are dealt by two bytes at once (128 × 128 buckets):
+/// half the passes over them, for a span of buckets that costs little beside so many keys.
+private let pairMinimum = 4096
+
+/// A range of keys still to sort, all alike before byte `position`.
+private typealias PendingRange = (first: Int, end: Int, position: Int)
+
 /// The radix sort of ``sortASCIIPrefixKeys(_:strings:)``: ranges still to sort and the
-/// byte that splits them are kept on a stack (at most 255 per byte position, 16 positions).
+/// byte that splits them are kept on a stack. The bytes are ASCII (below 128, the padding
+/// 0), so a byte has 128 buckets and a pair of bytes 128 × 128; a range's passes over its
+/// buckets cover only the span its keys have (the lowest to the highest) and clear only
+/// that span, so a small range does not pay for all of them. Shared leading bytes of all
+/// the keys are skipped at once.
 private func radixSort(_ keys: inout [ASCIIPrefixKey], by less: (ASCIIPrefixKey, ASCIIPrefixKey) -> Bool) {
-    var spare = keys
-    var counts = [Int](repeating: 0, count: 256)
+    let count = keys.count
     keys.withUnsafeMutableBufferPointer { buffer in
-        spare.withUnsafeMutableBufferPointer { spare in
-            counts.withUnsafeMutableBufferPointer { counts in
-                var pending: [(first: Int, end: Int, position: Int)] = [(0, buffer.count, 0)]
+        withUnsafeTemporaryAllocation(of: ASCIIPrefixKey.self, capacity: count) { spare in
+            withUnsafeTemporaryAllocation(of: Int.self, capacity: count >= pairMinimum ? 128 * 128 : 128) { counts in
+                counts.initialize(repeating: 0)
+                var pending: [PendingRange] = [(0, count, firstDifferingByte(buffer, 0, count))]
                 while let (first, end, position) = pending.popLast() {
-                    if end - first < radixMinimum || position == 16 {
+                    if end - first < radixMinimum || position >= 16 {
                         // Few keys, or keys whose 16 bytes are all the same: their strings decide.
                         introsort(buffer, first, end - 1, by: less)
-                        continue
-                    }
-                    counts.update(repeating: 0)
-                    for index in first..<end { counts[prefixByte(buffer[index], position)] += 1 }
-                    if counts[prefixByte(buffer[first], position)] == end - first {
-                        // Every key has this byte: the next one splits them.
-                        pending.append((first, end, position + 1))
-                        continue
-                    }
-                    // Each bucket's start, then deal the keys into `spare` and copy them back.
-                    var start = first
-                    for byte in 0..<256 {
-                        let count = counts[byte]
-                        counts[byte] = start
-                        start += count
-                    }
-                    for index in first..<end {
-                        let byte = prefixByte(buffer[index], position)
-                        spare[counts[byte]] = buffer[index]
-                        counts[byte] += 1
-                    }
-                    for index in first..<end { buffer[index] = spare[index] }
-                    // `counts[byte]` is now where bucket `byte` ends.
-                    var lower = first
-                    for byte in 0..<256 {
-                        let upper = counts[byte]
-                        if upper - lower > 1 { pending.append((lower, upper, position + 1)) }
-                        lower = upper
+                    } else if end - first >= pairMinimum, position < 15 {
+                        deal((first, end, position), width: 2, buffer, spare, counts, &pending)
+                    } else {
+                        deal((first, end, position), width: 1, buffer, spare, counts, &pending)
                     }
                 }
             }
@@ -134,49 +139,115 @@ private func radixSort(_ keys: inout [ASCIIPrefixKey], by less: (ASCIIPrefixKey,
     }
 }
 
+/// One pass of ``radixSort(_:by:)`` over `range`: its keys dealt into buckets by their
+/// `width` bytes (1 or 2) from `range.position` through `spare` and back, and each bucket
+/// of two keys or more pushed on `pending` with the next position. `counts` (at least
+/// 128^width, all zero) is left all zero.
+@inline(__always)
+private func deal(_ range: PendingRange, width: Int, _ buffer: UnsafeMutableBufferPointer<ASCIIPrefixKey>,
+                  _ spare: UnsafeMutableBufferPointer<ASCIIPrefixKey>, _ counts: UnsafeMutableBufferPointer<Int>,
+                  _ pending: inout [PendingRange]) {
+    let (first, end, position) = range
+    @inline(__always)
+    func digit(_ key: ASCIIPrefixKey) -> Int {
+        let byte = prefixByte(key, position) & 127
+        return width == 1 ? byte : byte << 7 | prefixByte(key, position + 1) & 127
+    }
+    // Counts by digit, and the span of digits present.
+    var lowest = Int.max, highest = 0
+    for index in first..<end {
+        let value = digit(buffer[index])
+        counts[value] += 1
+        lowest = Swift.min(lowest, value)
+        highest = Swift.max(highest, value)
+    }
+    if lowest == highest {
+        // Every key has these bytes: the next ones split them.
+        counts[lowest] = 0
+        pending.append((first, end, position + width))
+        return
+    }
+    // Each bucket's start, then deal the keys into `spare` and copy them back.
+    var start = first
+    for value in lowest...highest {
+        let size = counts[value]
+        counts[value] = start
+        start += size
+    }
+    for index in first..<end {
+        let value = digit(buffer[index])
+        spare[counts[value]] = buffer[index]
+        counts[value] += 1
+    }
+    for index in first..<end { buffer[index] = spare[index] }
+    // `counts[value]` is now where bucket `value` ends; cleared for the next range.
+    var lower = first
+    for value in lowest...highest {
+        let upper = counts[value]
+        counts[value] = 0
+        if upper - lower > 1 { pending.append((lower, upper, position + width)) }
+        lower = upper
+    }
+}
+
+/// Ranges still to sort in ``introsort(_:_:_:by:)``, at most (960 bytes, small enough for
+/// the call stack): the larger half is pushed first, so the stack holds about log2(n)
+/// ranges; a range that would overflow it is sorted by the standard library's sort.
+private let introsortStackLimit = 40
+
 /// Sorts `buffer[first...last]` by `less`: an introsort, quicksort with a median-of-three
 /// pivot, insertion sort on short ranges, and the standard library's sort for a range that
-/// has been split too often, so n log n comparisons whatever the order of the input.
+/// has been split too often, so n log n comparisons whatever the order of the input. Its
+/// stack of ranges is a fixed allocation on the call stack (no array to allocate per call).
 private func introsort(_ buffer: UnsafeMutableBufferPointer<ASCIIPrefixKey>, _ first: Int, _ last: Int,
                        by less: (ASCIIPrefixKey, ASCIIPrefixKey) -> Bool) {
     guard first < last else { return }
+    if last - first < 16 {
+        insertionSort(buffer, first, last, by: less)
+        return
+    }
     let depthLimit = 2 * (Int.bitWidth - (last - first + 1).leadingZeroBitCount)
-    // Inclusive ranges still to sort; the larger half is pushed first, so the stack
-    // holds O(log n) ranges.
-    var pending: [(first: Int, last: Int, depth: Int)] = [(first, last, depthLimit)]
-    while let (first, last, depth) = pending.popLast() {
-        if last - first < 16 {
-            insertionSort(buffer, first, last, by: less)
-            continue
-        }
-        if depth == 0 {
-            var whole = buffer  // the same memory
-            whole[first...last].sort(by: less)
-            continue
-        }
-        // Median of three into the middle, then Hoare's partition around its value.
-        let middle = first + (last - first) / 2
-        if less(buffer[middle], buffer[first]) { buffer.swapAt(middle, first) }
-        if less(buffer[last], buffer[middle]) {
-            buffer.swapAt(last, middle)
+    withUnsafeTemporaryAllocation(of: (first: Int, last: Int, depth: Int).self, capacity: introsortStackLimit) { pending in
+        // Inclusive ranges still to sort; the larger half is pushed first.
+        pending[0] = (first, last, depthLimit)
+        var top = 1
+        while top > 0 {
+            top -= 1
+            let (first, last, depth) = pending[top]
+            if last - first < 16 {
+                insertionSort(buffer, first, last, by: less)
+                continue
+            }
+            if depth == 0 || top + 2 > pending.count {
+                var whole = buffer  // the same memory
+                whole[first...last].sort(by: less)
+                continue
+            }
+            // Median of three into the middle, then Hoare's partition around its value.
+            let middle = first + (last - first) / 2
             if less(buffer[middle], buffer[first]) { buffer.swapAt(middle, first) }
-        }
-        let pivot = buffer[middle]
-        var i = first - 1, j = last + 1
-        while true {
-            repeat { i += 1 } while less(buffer[i], pivot)
-            repeat { j -= 1 } while less(pivot, buffer[j])
-            if i >= j { break }
-            buffer.swapAt(i, j)
-        }
-        // `first...j` holds no key above the pivot, `j + 1...last` none below it; both
-        // are non-empty (`first <= j < last`).
-        if j - first > last - j - 1 {
-            pending.append((first, j, depth - 1))
-            pending.append((j + 1, last, depth - 1))
-        } else {
-            pending.append((j + 1, last, depth - 1))
-            pending.append((first, j, depth - 1))
+            if less(buffer[last], buffer[middle]) {
+                buffer.swapAt(last, middle)
+                if less(buffer[middle], buffer[first]) { buffer.swapAt(middle, first) }
+            }
+            let pivot = buffer[middle]
+            var i = first - 1, j = last + 1
+            while true {
+                repeat { i += 1 } while less(buffer[i], pivot)
+                repeat { j -= 1 } while less(pivot, buffer[j])
+                if i >= j { break }
+                buffer.swapAt(i, j)
+            }
+            // `first...j` holds no key above the pivot, `j + 1...last` none below it; both
+            // are non-empty (`first <= j < last`).
+            if j - first > last - j - 1 {
+                pending[top] = (first, j, depth - 1)
+                pending[top + 1] = (j + 1, last, depth - 1)
+            } else {
+                pending[top] = (j + 1, last, depth - 1)
+                pending[top + 1] = (first, j, depth - 1)
+            }
+            top += 2
         }
     }
 }

@@ -214,13 +214,7 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 /// the same, byte for byte, as storing each entry in turn.
 private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,
                                                     at base: CodingPathNode) throws -> Int32 {
-    var keys: [String] = [], values: [V] = []
-    keys.reserveCapacity(dictionary.count)
-    values.reserveCapacity(dictionary.count)
-    for (key, value) in dictionary {
-        keys.append(key)
-        values.append(value)
-    }
+    let (keys, values) = gatheredEntries(dictionary)
     let table = encoder.table
     let count = keys.count
     var hashes = [UInt32](repeating: 0, count: count)
@@ -262,6 +256,27 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
     }
     pairs.withUnsafeBufferPointer { made.box.appendEntries($0) }
     return made.uid
+}
+
+/// The keys and values of `dictionary`, in its order, gathered in one pass straight into
+/// arrays of its size (no capacity or uniqueness check per entry, as `append` makes).
+@inline(__always)
+private func gatheredEntries<V>(_ dictionary: [String: V]) -> (keys: [String], values: [V]) {
+    let count = dictionary.count
+    var values: [V] = []
+    let keys = [String](unsafeUninitializedCapacity: count) { keys, keyCount in
+        values = [V](unsafeUninitializedCapacity: count) { values, valueCount in
+            var next = 0
+            for (key, value) in dictionary where next < count {  // a dictionary has `count` entries
+                keys.initializeElement(at: next, to: key)
+                values.initializeElement(at: next, to: value)
+                next += 1
+            }
+            valueCount = next
+        }
+        keyCount = values.count
+    }
+    return (keys, values)
 }
 
 extension Set: _ArchiveSpecialEncodable where Element: Encodable {

@@ -57,6 +57,12 @@ struct ASCIIPrefixKeySortTests {
         // Few prefix bytes differ, and many keys share all 16
         // (their strings decide).
         ("ties past 16 bytes", { "k\($0.next(90) + 10)-padpadpadpad-\($0.next(1_000_000))" }),
+        // The lowest and highest ASCII bytes (the radix sort's bucket span at its ends).
+        ("extreme bytes", { generator in
+            String((0..<generator.next(18)).map { _ in
+                Character(Unicode.Scalar([UInt8(0), 1, 126, 127][generator.next(4)]))
+            })
+        }),
         // Printable ASCII and NUL, 0 to 20 bytes.
         ("mixed", { generator in
             String((0..<generator.next(21)).map { _ in
@@ -67,7 +73,7 @@ struct ASCIIPrefixKeySortTests {
     ]
 
     @Test("Keys sort as String's < orders them, radix and comparison paths alike",
-          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 1_000, 5_000])
+          arguments: [0, 1, 2, 16, 63, 64, 65, 300, 1_000, 5_000, 20_000])
     func sortsAsStringOrder(count: Int) {
         for (family, make) in Self.families {
             // "two letters" has fewer than 2^25 strings, far more than the counts asked.
@@ -76,6 +82,34 @@ struct ASCIIPrefixKeySortTests {
             sortASCIIPrefixKeys(&keys, strings: strings)
             let expected = strings.indices.sorted { strings[$0] < strings[$1] }
             #expect(keys.map(\.index) == expected, "\(family), \(count) keys")
+        }
+    }
+}
+
+extension ASCIIPrefixKeySortTests {
+    /// Keys whose prefixes are all alike (their strings decide, by comparisons) given
+    /// sorted, reversed, organ-pipe and all-but-one-equal orders: the comparison sort's
+    /// fixed stack of ranges and its fallback for ranges split too often keep `<`'s order.
+    @Test("Comparison sort of tied prefixes keeps < order whatever the input order",
+          arguments: [17, 64, 1_000, 20_000])
+    func tiedPrefixesInAdversarialOrders(count: Int) {
+        let head = "same-sixteen-byt"  // 16 bytes: every prefix equal
+        let sorted = (0..<count).map { number in
+            let digits = String(number)
+            return head + String(repeating: "0", count: 8 - digits.count) + digits
+        }
+        let half = sorted.count / 2
+        let orders: [(String, [String])] = [
+            ("sorted", sorted),
+            ("reversed", sorted.reversed()),
+            ("organ pipe", Array(sorted[..<half]) + sorted[half...].reversed()),
+            ("interleaved", sorted.indices.map { sorted[$0 % 2 == 0 ? $0 / 2 : sorted.count - 1 - $0 / 2] }),
+            ("one short", sorted.map { $0 == sorted[half] ? head : $0 }),
+        ]
+        for (name, strings) in orders {
+            var keys = prefixKeys(strings)
+            sortASCIIPrefixKeys(&keys, strings: strings)
+            #expect(keys.map(\.index) == strings.indices.sorted { strings[$0] < strings[$1] }, "\(name), \(count) keys")
         }
     }
 }

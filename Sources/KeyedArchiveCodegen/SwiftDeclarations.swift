@@ -88,7 +88,12 @@ package struct SwiftDeclarations {
 
     /// The cycle of types each type is on (``decideTwoPhase()``).
     var cycleComponents: [SwiftIdentifier: Int] = [:]
-    private var classNames: [String: SwiftIdentifier] = [:]
+    /// The generated type of each archived class, by the id of its `$classname` in
+    /// ``classIDs`` (a long class name named by many properties is hashed once).
+    private var classNames: [Int: SwiftIdentifier] = [:]
+    private var classIDs = NameIDs()
+    /// The bytes of class names hashed to find their types: linear in the archive.
+    var hashedClassNameBytes: Int { classIDs.hashedBytes }
     var schema: ArchiveSchema
     private var taken = NameTable()
     private var structuralNames: [InferredType: SwiftIdentifier] = [:]
@@ -102,12 +107,12 @@ package struct SwiftDeclarations {
         taken.insert(rootName)
         if let namespace { taken.insert(namespace) }
         for className in schema.classes.keys.sorted() {
-            classNames[className] = taken.unique(SwiftNaming.typeName(forClass: className))
+            classNames[classIDs.id(className)] = taken.unique(SwiftNaming.typeName(forClass: className))
         }
         planRoot()
         let byName = classNames.sorted { $0.value < $1.value }
-        for (className, _) in byName {
-            guard let classSchema = schema.classes[className] else { continue }
+        for (classID, _) in byName {
+            guard let classSchema = schema.classes[classIDs[classID]] else { continue }
             composites.append(composite(for: classSchema))
         }
         var next = 0
@@ -157,7 +162,7 @@ package struct SwiftDeclarations {
     // MARK: - Composites
 
     private mutating func composite(for classSchema: ClassSchema) -> Composite {
-        let name = classNames[classSchema.name] ?? Self.unknownName
+        let name = classNames[classIDs.id(classSchema.name)] ?? Self.unknownName
         if classSchema.isList {
             let items = classSchema.fields[ClassSchema.listItemsKey]?.type ?? .unknown
             let itemsName = SwiftIdentifier(fixed: "items")
@@ -205,7 +210,7 @@ package struct SwiftDeclarations {
             return .declared(Self.unknownName)
         case .value(let foundation): return .foundation(foundation)
         case .object(let className):
-            if let name = classNames[className] { return .declared(name) }
+            if let name = classNames[classIDs.id(className)] { return .declared(name) }
             usesUnknown = true
             return .declared(Self.unknownName)
         case .array(let element): return .array(spell(element, context: context + "Element", place: place))
@@ -260,10 +265,10 @@ package struct SwiftDeclarations {
         String(className.split(separator: ".").last ?? Substring(className))
     }
 
-    private func baseCaseName(_ type: InferredType) -> SwiftIdentifier {
+    private mutating func baseCaseName(_ type: InferredType) -> SwiftIdentifier {
         switch type {
         case .value(let foundation): return SwiftNaming.caseName(forType: foundation.baseName)
-        case .object(let className): return SwiftNaming.caseName(forType: classNames[className]?.name ?? "object")
+        case .object(let className): return SwiftNaming.caseName(forType: classNames[classIDs.id(className)]?.name ?? "object")
         case .array: return SwiftIdentifier(fixed: "array")
         case .set: return SwiftIdentifier(fixed: "set")
         case .dictionary: return SwiftIdentifier(fixed: "dictionary")

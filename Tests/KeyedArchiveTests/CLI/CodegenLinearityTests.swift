@@ -103,6 +103,23 @@ struct CodegenLinearityTests {
         #expect(largeBytes <= large.count, "\(largeBytes) bytes hashed for a \(large.count)-byte archive")
     }
 
+    @Test("properties that hold one long-named class find its type without hashing the name each time")
+    func longClassNameProperties() throws {
+        func declarations(fields: Int) throws -> SwiftDeclarations {
+            var builder = CodegenArchiveBuilder()
+            let entry = CodegenArchiveBuilder.entry
+            let shared = builder.add(.dictionary([entry("$class", builder.classEntry(String(repeating: "Long", count: 2_500)))]))
+            let owner = builder.add(.dictionary([entry("$class", builder.classEntry("Owner"))] + (0..<fields).map { entry("f\($0)", shared) }))
+            var inference = SchemaInference(view: try KeyedArchiveView(data: builder.data(top: [entry("root", owner)])))
+            return SwiftDeclarations(schema: try inference.infer(), rootName: SwiftIdentifier(fixed: "Root"))
+        }
+        let small = try declarations(fields: 10), large = try declarations(fields: 400)
+        #expect(small.hashedClassNameBytes >= 10_000)
+        // Once per property was 400 × 10,000 bytes.
+        #expect(large.hashedClassNameBytes == small.hashedClassNameBytes)
+        #expect(large.composites.contains { $0.properties.count == 400 })
+    }
+
     /// An NSDictionary of `count` objects, each of a class of its own, each holding under
     /// `key` one shared object of class `className`.
     static func sharedNames(count: Int, key: String, className: String) -> Data {

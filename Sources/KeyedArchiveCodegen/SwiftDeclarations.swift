@@ -96,7 +96,9 @@ package struct SwiftDeclarations {
     var hashedClassNameBytes: Int { classIDs.hashedBytes }
     var schema: ArchiveSchema
     private var taken = NameTable()
-    private var structuralNames: [InferredType: SwiftIdentifier] = [:]
+    /// Records and unions named so far, by ``structuralKey(_:)``.
+    private var structuralNames: [[Int]: SwiftIdentifier] = [:]
+    private var valueIDs: [FoundationType: Int] = [:]
     /// Records and unions named but not yet declared.
     private var pending: [(InferredType, SwiftIdentifier, Place)] = []
 
@@ -138,7 +140,7 @@ package struct SwiftDeclarations {
             if case .record(let fields) = entry.type.unwrapped, !entry.type.isOptional {
                 composites.append(Composite(name: rootName, origin: .record(usedAt: .topLevel(key: entry.key)),
                                             properties: properties(of: fields, owner: rootName), isClass: false))
-                structuralNames[entry.type] = rootName
+                structuralNames[structuralKey(entry.type)] = rootName
                 root = .composite(key: entry.key)
             } else {
                 root = .alias(type: spell(entry.type, context: rootName.name, place: .topLevel(key: entry.key)), key: entry.key)
@@ -222,9 +224,10 @@ package struct SwiftDeclarations {
             return .dictionary(key: keyType, value: spell(value, context: context + "Value", place: place))
         case .optional(let wrapped): return .optional(spell(wrapped, context: context, place: place))
         case .record, .oneOf:
-            if let known = structuralNames[type] { return .declared(known) }
+            let key = structuralKey(type)
+            if let known = structuralNames[key] { return .declared(known) }
             let name = taken.unique(SwiftNaming.typeName(composed: context))
-            structuralNames[type] = name
+            structuralNames[key] = name
             pending.append((type, name, place))
             return .declared(name)
         }
@@ -300,6 +303,35 @@ package struct SwiftDeclarations {
             }
         default: return "B" + type.sortKey
         }
+    }
+
+    /// `type` as numbers, equal exactly when the types are equal, with class names and keys
+    /// as ids: a long name in a type used at many places is not hashed at each.
+    private mutating func structuralKey(_ type: InferredType) -> [Int] {
+        var key: [Int] = []
+        var stack = [type]
+        while let next = stack.popLast() {
+            switch next {
+            case .unknown: key.append(0)
+            case .value(let foundation):
+                let id = valueIDs[foundation, default: valueIDs.count]
+                valueIDs[foundation] = id
+                key += [1, id]
+            case .object(let name): key += [2, classIDs.id(name)]
+            case .array(let element): key.append(3); stack.append(element)
+            case .set(let element): key.append(4); stack.append(element)
+            case .dictionary(let keyType, let value): key.append(5); stack += [value, keyType]
+            case .optional(let wrapped): key.append(6); stack.append(wrapped)
+            case .record(let fields):
+                key += [7, fields.count]
+                for field in fields { key += [classIDs.id(field.key), field.isOptional ? 1 : 0] }
+                stack += fields.reversed().map(\.type)
+            case .oneOf(let members):
+                key += [8, members.count]
+                stack += members.reversed()
+            }
+        }
+        return key
     }
 
     static let plainValueTypes: Set<FoundationType> = [

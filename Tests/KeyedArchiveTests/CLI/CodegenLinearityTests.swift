@@ -120,6 +120,29 @@ struct CodegenLinearityTests {
         #expect(large.composites.contains { $0.properties.count == 400 })
     }
 
+    @Test("one union of a long-named class used by many classes is named without hashing the name each time")
+    func longClassNameUnions() throws {
+        func declarations(classes: Int) throws -> SwiftDeclarations {
+            var builder = CodegenArchiveBuilder()
+            let entry = CodegenArchiveBuilder.entry
+            let shared = builder.add(.dictionary([entry("$class", builder.classEntry(String(repeating: "Long", count: 2_500)))]))
+            var items: [PropertyListValue] = []
+            for index in 0..<classes {
+                let itemClass = builder.classEntry("C\(index)")
+                items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", shared)])))
+                items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", .integer(1))])))
+            }
+            let root = builder.add(.dictionary([entry("$class", builder.classEntry("NSArray")), entry("NS.objects", .array(items))]))
+            var inference = SchemaInference(view: try KeyedArchiveView(data: builder.data(top: [entry("root", root)])))
+            return SwiftDeclarations(schema: try inference.infer(), rootName: SwiftIdentifier(fixed: "Root"))
+        }
+        let small = try declarations(classes: 10), large = try declarations(classes: 100)
+        #expect(small.hashedClassNameBytes >= 10_000)
+        // Short class names are hashed as text; the long one once (each place was 10,000 bytes).
+        #expect(large.hashedClassNameBytes < small.hashedClassNameBytes + 10_000, "\(small.hashedClassNameBytes) → \(large.hashedClassNameBytes)")
+        #expect(large.unions.count == small.unions.count)
+    }
+
     /// An NSDictionary of `count` objects, each of a class of its own, each holding under
     /// `key` one shared object of class `className`.
     static func sharedNames(count: Int, key: String, className: String) -> Data {

@@ -103,15 +103,23 @@ struct CodegenLinearityTests {
         #expect(largeBytes <= large.count, "\(largeBytes) bytes hashed for a \(large.count)-byte archive")
     }
 
+    /// The declarations for the archive whose `root` `build` adds, given one object of a
+    /// class named by 10,000 bytes.
+    static func declarations(_ build: (inout CodegenArchiveBuilder, PropertyListValue) -> PropertyListValue) throws -> SwiftDeclarations {
+        var builder = CodegenArchiveBuilder()
+        let shared = builder.add(.dictionary([CodegenArchiveBuilder.entry("$class", builder.classEntry(String(repeating: "Long", count: 2_500)))]))
+        let root = build(&builder, shared)
+        var inference = SchemaInference(view: try KeyedArchiveView(data: builder.data(top: [CodegenArchiveBuilder.entry("root", root)])))
+        return SwiftDeclarations(schema: try inference.infer(), rootName: SwiftIdentifier(fixed: "Root"))
+    }
+
     @Test("properties that hold one long-named class find its type without hashing the name each time")
     func longClassNameProperties() throws {
         func declarations(fields: Int) throws -> SwiftDeclarations {
-            var builder = CodegenArchiveBuilder()
-            let entry = CodegenArchiveBuilder.entry
-            let shared = builder.add(.dictionary([entry("$class", builder.classEntry(String(repeating: "Long", count: 2_500)))]))
-            let owner = builder.add(.dictionary([entry("$class", builder.classEntry("Owner"))] + (0..<fields).map { entry("f\($0)", shared) }))
-            var inference = SchemaInference(view: try KeyedArchiveView(data: builder.data(top: [entry("root", owner)])))
-            return SwiftDeclarations(schema: try inference.infer(), rootName: SwiftIdentifier(fixed: "Root"))
+            try Self.declarations { builder, shared in
+                let entry = CodegenArchiveBuilder.entry
+                return builder.add(.dictionary([entry("$class", builder.classEntry("Owner"))] + (0..<fields).map { entry("f\($0)", shared) }))
+            }
         }
         let small = try declarations(fields: 10), large = try declarations(fields: 400)
         #expect(small.hashedClassNameBytes >= 10_000)
@@ -123,18 +131,16 @@ struct CodegenLinearityTests {
     @Test("one union of a long-named class used by many classes is named without hashing the name each time")
     func longClassNameUnions() throws {
         func declarations(classes: Int) throws -> SwiftDeclarations {
-            var builder = CodegenArchiveBuilder()
-            let entry = CodegenArchiveBuilder.entry
-            let shared = builder.add(.dictionary([entry("$class", builder.classEntry(String(repeating: "Long", count: 2_500)))]))
-            var items: [PropertyListValue] = []
-            for index in 0..<classes {
-                let itemClass = builder.classEntry("C\(index)")
-                items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", shared)])))
-                items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", .integer(1))])))
+            try Self.declarations { builder, shared in
+                let entry = CodegenArchiveBuilder.entry
+                var items: [PropertyListValue] = []
+                for index in 0..<classes {
+                    let itemClass = builder.classEntry("C\(index)")
+                    items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", shared)])))
+                    items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", .integer(1))])))
+                }
+                return builder.add(.dictionary([entry("$class", builder.classEntry("NSArray")), entry("NS.objects", .array(items))]))
             }
-            let root = builder.add(.dictionary([entry("$class", builder.classEntry("NSArray")), entry("NS.objects", .array(items))]))
-            var inference = SchemaInference(view: try KeyedArchiveView(data: builder.data(top: [entry("root", root)])))
-            return SwiftDeclarations(schema: try inference.infer(), rootName: SwiftIdentifier(fixed: "Root"))
         }
         let small = try declarations(classes: 10), large = try declarations(classes: 100)
         #expect(small.hashedClassNameBytes >= 10_000)

@@ -89,11 +89,12 @@ package struct SwiftDeclarations {
     /// The cycle of types each type is on (``decideTwoPhase()``).
     var cycleComponents: [SwiftIdentifier: Int] = [:]
     /// The generated type of each archived class, by the id of its `$classname` in
-    /// ``classIDs`` (a long class name named by many properties is hashed once).
+    /// ``nameIDs`` (a long class name named by many properties is hashed once).
     private var classNames: [Int: SwiftIdentifier] = [:]
-    private var classIDs = NameIDs()
-    /// The bytes of class names hashed to find their types: linear in the archive.
-    var hashedClassNameBytes: Int { classIDs.hashedBytes }
+    /// Ids of class names and record keys.
+    private var nameIDs = NameIDs()
+    /// The bytes of class names and record keys hashed so far: linear in the archive.
+    var hashedNameBytes: Int { nameIDs.hashedBytes }
     var schema: ArchiveSchema
     private var taken = NameTable()
     /// Records and unions named so far, by ``structuralKey(_:)``.
@@ -109,12 +110,12 @@ package struct SwiftDeclarations {
         taken.insert(rootName)
         if let namespace { taken.insert(namespace) }
         for className in schema.classes.keys.sorted() {
-            classNames[classIDs.id(className)] = taken.unique(SwiftNaming.typeName(forClass: className))
+            classNames[nameIDs.id(className)] = taken.unique(SwiftNaming.typeName(forClass: className))
         }
         planRoot()
         let byName = classNames.sorted { $0.value < $1.value }
         for (classID, _) in byName {
-            guard let classSchema = schema.classes[classIDs[classID]] else { continue }
+            guard let classSchema = schema.classes[nameIDs[classID]] else { continue }
             composites.append(composite(for: classSchema))
         }
         var next = 0
@@ -164,7 +165,7 @@ package struct SwiftDeclarations {
     // MARK: - Composites
 
     private mutating func composite(for classSchema: ClassSchema) -> Composite {
-        let name = classNames[classIDs.id(classSchema.name)] ?? Self.unknownName
+        let name = classNames[nameIDs.id(classSchema.name)] ?? Self.unknownName
         if classSchema.isList {
             let items = classSchema.fields[ClassSchema.listItemsKey]?.type ?? .unknown
             let itemsName = SwiftIdentifier(fixed: "items")
@@ -212,7 +213,7 @@ package struct SwiftDeclarations {
             return .declared(Self.unknownName)
         case .value(let foundation): return .foundation(foundation)
         case .object(let className):
-            if let name = classNames[classIDs.id(className)] { return .declared(name) }
+            if let name = classNames[nameIDs.id(className)] { return .declared(name) }
             usesUnknown = true
             return .declared(Self.unknownName)
         case .array(let element): return .array(spell(element, context: context + "Element", place: place))
@@ -271,7 +272,7 @@ package struct SwiftDeclarations {
     private mutating func baseCaseName(_ type: InferredType) -> SwiftIdentifier {
         switch type {
         case .value(let foundation): return SwiftNaming.caseName(forType: foundation.baseName)
-        case .object(let className): return SwiftNaming.caseName(forType: classNames[classIDs.id(className)]?.name ?? "object")
+        case .object(let className): return SwiftNaming.caseName(forType: classNames[nameIDs.id(className)]?.name ?? "object")
         case .array: return SwiftIdentifier(fixed: "array")
         case .set: return SwiftIdentifier(fixed: "set")
         case .dictionary: return SwiftIdentifier(fixed: "dictionary")
@@ -317,14 +318,14 @@ package struct SwiftDeclarations {
                 let id = valueIDs[foundation, default: valueIDs.count]
                 valueIDs[foundation] = id
                 key += [1, id]
-            case .object(let name): key += [2, classIDs.id(name)]
+            case .object(let name): key += [2, nameIDs.id(name)]
             case .array(let element): key.append(3); stack.append(element)
             case .set(let element): key.append(4); stack.append(element)
             case .dictionary(let keyType, let value): key.append(5); stack += [value, keyType]
             case .optional(let wrapped): key.append(6); stack.append(wrapped)
             case .record(let fields):
                 key += [7, fields.count]
-                for field in fields { key += [classIDs.id(field.key), field.isOptional ? 1 : 0] }
+                for field in fields { key += [nameIDs.id(field.key), field.isOptional ? 1 : 0] }
                 stack += fields.reversed().map(\.type)
             case .oneOf(let members):
                 key += [8, members.count]

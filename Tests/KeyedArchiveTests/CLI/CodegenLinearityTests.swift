@@ -122,9 +122,9 @@ struct CodegenLinearityTests {
             }
         }
         let small = try declarations(fields: 10), large = try declarations(fields: 400)
-        #expect(small.hashedClassNameBytes >= 10_000)
+        #expect(small.hashedNameBytes >= 10_000)
         // Once per property was 400 × 10,000 bytes.
-        #expect(large.hashedClassNameBytes == small.hashedClassNameBytes)
+        #expect(large.hashedNameBytes == small.hashedNameBytes)
         #expect(large.composites.contains { $0.properties.count == 400 })
     }
 
@@ -143,9 +143,9 @@ struct CodegenLinearityTests {
             }
         }
         let small = try declarations(classes: 10), large = try declarations(classes: 100)
-        #expect(small.hashedClassNameBytes >= 10_000)
+        #expect(small.hashedNameBytes >= 10_000)
         // Short class names are hashed as text; the long one once (each place was 10,000 bytes).
-        #expect(large.hashedClassNameBytes < small.hashedClassNameBytes + 10_000, "\(small.hashedClassNameBytes) → \(large.hashedClassNameBytes)")
+        #expect(large.hashedNameBytes < small.hashedNameBytes + 10_000, "\(small.hashedNameBytes) → \(large.hashedNameBytes)")
         #expect(large.unions.count == small.unions.count)
     }
 

@@ -13,17 +13,28 @@ import KeyedArchive
 package struct SchemaInference {
     let view: KeyedArchiveView
     let maxDepth: Int
-    private var classes: [String: ClassSchema] = [:]
+    /// The generated classes met so far, by the id of their name in ``work``'s names.
+    private var classes: [Int: GatheredClass] = [:]
     private var memo: [Int: InferredType] = [:]
     /// Objects whose type is being worked out: meeting one again is a cycle.
     private var open: Set<Int> = []
     /// Foundation collections met again while their elements are worked out (a list that
     /// contains itself), with the name of the list class they become.
     private var selfContaining: [Int: String] = [:]
-    /// What merging types cost (parts of types added): linear in the archive.
+    /// What merging types cost (parts of types added): linear in the archive. Its names
+    /// give every class name and key an id, so a long one is hashed once.
     let work = TypeMerger.Work()
     /// ``work``'s units so far.
     package var workUnits: Int { work.units }
+    /// The bytes of class names and keys hashed so far: linear in the archive however
+    /// often one long name is repeated.
+    package var hashedNameBytes: Int { work.names.hashedBytes }
+
+    /// One class's schema while the archive is walked: its fields by key id.
+    private struct GatheredClass {
+        var schema: ClassSchema
+        var fields: [Int: ClassSchema.Field] = [:]
+    }
 
     package init(view: KeyedArchiveView, maxDepth: Int = ArchiveDecoder.Limits().maxDepth) {
         self.view = view
@@ -35,11 +46,17 @@ package struct SchemaInference {
         for entry in view.topLevel {
             top.append((entry.key, try type(of: entry.value, depth: 0)))
         }
-        // Each field's type, merged once from all its instances' values.
-        for (name, schema) in classes {
-            for (key, field) in schema.fields { classes[name]?.fields[key]?.type = try Self.checked(field.merger.result()) }
+        // Each field's type, merged once from all its instances' values; names replace ids.
+        var schemas: [String: ClassSchema] = [:]
+        for (nameID, gathered) in classes {
+            var schema = gathered.schema
+            for (keyID, var field) in gathered.fields {
+                field.type = try Self.checked(field.merger.result())
+                schema.fields[work.names[keyID]] = field
+            }
+            schemas[work.names[nameID]] = schema
         }
-        return ArchiveSchema(top: top, classes: classes, view: view)
+        return ArchiveSchema(top: top, classes: schemas, view: view)
     }
 
     private mutating func type(of value: ArchivedValue, depth: Int) throws(CodegenError) -> InferredType {
@@ -94,7 +111,7 @@ package struct SchemaInference {
         guard index < view.objects.count else { return .unknown }
         let object = view.objects[index]
         if let known = memo[index] {
-            if case .object(let name) = known { classes[name]?.needsIdentity = true }
+            if case .object(let name) = known { classes[work.names.id(name)]?.schema.needsIdentity = true }
             return known
         }
         if open.contains(index) {
@@ -103,8 +120,9 @@ package struct SchemaInference {
             // other collection has no Swift type, so its inner place stays unknown.
             guard let name = object.className else { return .unknown }
             if FoundationMapping.isGenerated(object, in: view) {
-                classes[name]?.needsIdentity = true
-                classes[name]?.closesCycle = true
+                let id = work.names.id(name)
+                classes[id]?.schema.needsIdentity = true
+                classes[id]?.schema.closesCycle = true
                 return .object(name)
             }
             switch view.foundationValue(of: object) {
@@ -157,16 +175,15 @@ package struct SchemaInference {
             case .null: return .optional(.unknown)
             }
         }
-        var schema = classes[className] ?? ClassSchema(name: className, chain: object.classes)
-        schema.instanceCount += 1
-        classes[className] = schema
+        let nameID = work.names.id(className)
+        classes[nameID, default: GatheredClass(schema: ClassSchema(name: className, chain: object.classes))].schema.instanceCount += 1
         for field in object.fields {
             let fieldType = try type(of: field.value, depth: depth + 1)
-            // Updated in place (one hash of a key that may be long), after the walk above
-            // (which may have added to this class's schema). The type is merged once all
-            // instances are seen (`infer()`).
+            // Updated in place, after the walk above (which may have added to this
+            // class's schema). The type is merged once all instances are seen (`infer()`).
             let work = work
-            classes[className, default: schema].fields[field.key, default: ClassSchema.Field(
+            let keyID = work.names.id(field.key)
+            classes[nameID]?.fields[keyID, default: ClassSchema.Field(
                 type: .unknown, presentCount: 0, merger: TypeMerger(work: work))].record(fieldType)
         }
         return .object(className)
@@ -175,18 +192,19 @@ package struct SchemaInference {
     /// The list class `name` for a collection that contains itself, whose elements have
     /// the element type of `collection`.
     private mutating func list(_ name: String, items collection: InferredType) -> InferredType {
-        var schema = classes[name] ?? ClassSchema(name: name, chain: [name])
-        schema.isList = true
-        schema.closesCycle = true
-        schema.instanceCount += 1
+        let nameID = work.names.id(name)
+        var gathered = classes[nameID] ?? GatheredClass(schema: ClassSchema(name: name, chain: [name]))
+        gathered.schema.isList = true
+        gathered.schema.closesCycle = true
+        gathered.schema.instanceCount += 1
         let element: InferredType
         switch collection {
         case .array(let inner), .set(let inner): element = inner
         default: element = .unknown
         }
-        schema.fields[ClassSchema.listItemsKey, default: ClassSchema.Field(
+        gathered.fields[work.names.id(ClassSchema.listItemsKey), default: ClassSchema.Field(
             type: .unknown, presentCount: 0, merger: TypeMerger(work: work))].record(element)
-        classes[name] = schema
+        classes[nameID] = gathered
         return .object(name)
     }
 
@@ -206,10 +224,10 @@ package struct SchemaInference {
         guard case .oneOf = valueType.unwrapped, keyType == .string else {
             return .dictionary(key: keyType, value: valueType)
         }
-        var fields: [String: InferredType.RecordField] = [:]
+        var fields: [Int: InferredType.RecordField] = [:]  // by key id
         for (key, type) in zip(keys, valueTypes) {
             guard let name = FoundationMapping.string(key, in: view) else { return .dictionary(key: keyType, value: valueType) }
-            fields[name] = InferredType.RecordField(key: name, type: type.unwrapped, isOptional: type.isOptional)
+            fields[work.names.id(name)] = InferredType.RecordField(key: name, type: type.unwrapped, isOptional: type.isOptional)
         }
         return try Self.checked(.record(fields.values.sorted { $0.key < $1.key }))
     }

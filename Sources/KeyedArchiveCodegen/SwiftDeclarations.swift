@@ -88,10 +88,18 @@ package struct SwiftDeclarations {
 
     /// The cycle of types each type is on (``decideTwoPhase()``).
     var cycleComponents: [SwiftIdentifier: Int] = [:]
-    private var classNames: [String: SwiftIdentifier] = [:]
+    /// The generated type of each archived class, by the id of its `$classname` in
+    /// ``nameIDs`` (a long class name named by many properties is hashed once).
+    private var classNames: [Int: SwiftIdentifier] = [:]
+    /// Ids of class names and record keys.
+    private var nameIDs = NameIDs()
+    /// The bytes of class names and record keys hashed so far: linear in the archive.
+    var hashedNameBytes: Int { nameIDs.hashedBytes }
     var schema: ArchiveSchema
     private var taken = NameTable()
-    private var structuralNames: [InferredType: SwiftIdentifier] = [:]
+    /// Records and unions named so far, by ``structuralKey(_:)``.
+    private var structuralNames: [[Int]: SwiftIdentifier] = [:]
+    private var valueIDs: [FoundationType: Int] = [:]
     /// Records and unions named but not yet declared.
     private var pending: [(InferredType, SwiftIdentifier, Place)] = []
 
@@ -102,12 +110,12 @@ package struct SwiftDeclarations {
         taken.insert(rootName)
         if let namespace { taken.insert(namespace) }
         for className in schema.classes.keys.sorted() {
-            classNames[className] = taken.unique(SwiftNaming.typeName(forClass: className))
+            classNames[nameIDs.id(className)] = taken.unique(SwiftNaming.typeName(forClass: className))
         }
         planRoot()
         let byName = classNames.sorted { $0.value < $1.value }
-        for (className, _) in byName {
-            guard let classSchema = schema.classes[className] else { continue }
+        for (classID, _) in byName {
+            guard let classSchema = schema.classes[nameIDs[classID]] else { continue }
             composites.append(composite(for: classSchema))
         }
         var next = 0
@@ -133,7 +141,7 @@ package struct SwiftDeclarations {
             if case .record(let fields) = entry.type.unwrapped, !entry.type.isOptional {
                 composites.append(Composite(name: rootName, origin: .record(usedAt: .topLevel(key: entry.key)),
                                             properties: properties(of: fields, owner: rootName), isClass: false))
-                structuralNames[entry.type] = rootName
+                structuralNames[structuralKey(entry.type)] = rootName
                 root = .composite(key: entry.key)
             } else {
                 root = .alias(type: spell(entry.type, context: rootName.name, place: .topLevel(key: entry.key)), key: entry.key)
@@ -157,7 +165,7 @@ package struct SwiftDeclarations {
     // MARK: - Composites
 
     private mutating func composite(for classSchema: ClassSchema) -> Composite {
-        let name = classNames[classSchema.name] ?? Self.unknownName
+        let name = classNames[nameIDs.id(classSchema.name)] ?? Self.unknownName
         if classSchema.isList {
             let items = classSchema.fields[ClassSchema.listItemsKey]?.type ?? .unknown
             let itemsName = SwiftIdentifier(fixed: "items")
@@ -205,7 +213,7 @@ package struct SwiftDeclarations {
             return .declared(Self.unknownName)
         case .value(let foundation): return .foundation(foundation)
         case .object(let className):
-            if let name = classNames[className] { return .declared(name) }
+            if let name = classNames[nameIDs.id(className)] { return .declared(name) }
             usesUnknown = true
             return .declared(Self.unknownName)
         case .array(let element): return .array(spell(element, context: context + "Element", place: place))
@@ -217,9 +225,10 @@ package struct SwiftDeclarations {
             return .dictionary(key: keyType, value: spell(value, context: context + "Value", place: place))
         case .optional(let wrapped): return .optional(spell(wrapped, context: context, place: place))
         case .record, .oneOf:
-            if let known = structuralNames[type] { return .declared(known) }
+            let key = structuralKey(type)
+            if let known = structuralNames[key] { return .declared(known) }
             let name = taken.unique(SwiftNaming.typeName(composed: context))
-            structuralNames[type] = name
+            structuralNames[key] = name
             pending.append((type, name, place))
             return .declared(name)
         }
@@ -260,10 +269,10 @@ package struct SwiftDeclarations {
         String(className.split(separator: ".").last ?? Substring(className))
     }
 
-    private func baseCaseName(_ type: InferredType) -> SwiftIdentifier {
+    private mutating func baseCaseName(_ type: InferredType) -> SwiftIdentifier {
         switch type {
         case .value(let foundation): return SwiftNaming.caseName(forType: foundation.baseName)
-        case .object(let className): return SwiftNaming.caseName(forType: classNames[className]?.name ?? "object")
+        case .object(let className): return SwiftNaming.caseName(forType: classNames[nameIDs.id(className)]?.name ?? "object")
         case .array: return SwiftIdentifier(fixed: "array")
         case .set: return SwiftIdentifier(fixed: "set")
         case .dictionary: return SwiftIdentifier(fixed: "dictionary")
@@ -295,6 +304,35 @@ package struct SwiftDeclarations {
             }
         default: return "B" + type.sortKey
         }
+    }
+
+    /// `type` as numbers, equal exactly when the types are equal, with class names and keys
+    /// as ids: a long name in a type used at many places is not hashed at each.
+    private mutating func structuralKey(_ type: InferredType) -> [Int] {
+        var key: [Int] = []
+        var stack = [type]
+        while let next = stack.popLast() {
+            switch next {
+            case .unknown: key.append(0)
+            case .value(let foundation):
+                let id = valueIDs[foundation, default: valueIDs.count]
+                valueIDs[foundation] = id
+                key += [1, id]
+            case .object(let name): key += [2, nameIDs.id(name)]
+            case .array(let element): key.append(3); stack.append(element)
+            case .set(let element): key.append(4); stack.append(element)
+            case .dictionary(let keyType, let value): key.append(5); stack += [value, keyType]
+            case .optional(let wrapped): key.append(6); stack.append(wrapped)
+            case .record(let fields):
+                key += [7, fields.count]
+                for field in fields { key += [nameIDs.id(field.key), field.isOptional ? 1 : 0] }
+                stack += fields.reversed().map(\.type)
+            case .oneOf(let members):
+                key += [8, members.count]
+                stack += members.reversed()
+            }
+        }
+        return key
     }
 
     static let plainValueTypes: Set<FoundationType> = [

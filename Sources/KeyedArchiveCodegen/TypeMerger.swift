@@ -8,15 +8,18 @@
 /// and put together once in ``result()``. Every part of every type added counts one unit
 /// of ``Work``, so that tests can check that the cost is linear.
 final class TypeMerger {
-    /// Parts of types added, over every merger that shares it.
+    /// Parts of types added, over every merger that shares it, and the ids of the class
+    /// names and keys they merge (a long name is hashed once, not once per value).
     final class Work {
         var units = 0
+        var names = NameIDs()
     }
 
     private let work: Work
     private var isOptional = false
     private var values: Set<FoundationType> = []
-    private var objects: Set<String> = []
+    /// Archived classes, by name id.
+    private var objects: Set<Int> = []
     private var sawArray = false
     private var sawSet = false
     private var elements: TypeMerger?
@@ -24,7 +27,8 @@ final class TypeMerger {
     private var keys: TypeMerger?
     private var dictionaryValues: TypeMerger?
     private var records = 0
-    private var fields: [String: Field] = [:]
+    /// Record fields, by key id.
+    private var fields: [Int: Field] = [:]
 
     private final class Field {
         let merger: TypeMerger
@@ -44,7 +48,7 @@ final class TypeMerger {
             add(wrapped)
         case .oneOf(let members): for member in members { add(member) }
         case .value(let value): values.insert(value)
-        case .object(let name): objects.insert(name)
+        case .object(let name): objects.insert(work.names.id(name))
         case .array(let element):
             sawArray = true
             child(&elements).add(element)
@@ -58,8 +62,9 @@ final class TypeMerger {
         case .record(let recordFields):
             records += 1
             for field in recordFields {
-                let entry = fields[field.key] ?? Field(work: work)
-                fields[field.key] = entry
+                let id = work.names.id(field.key)
+                let entry = fields[id] ?? Field(work: work)
+                fields[id] = entry
                 entry.merger.add(field.type)
                 entry.present += 1
                 entry.isOptional = entry.isOptional || field.isOptional
@@ -81,7 +86,7 @@ final class TypeMerger {
         var values = values
         if values.contains(.int), values.contains(.double) || values.contains(.uint64) { values.remove(.int) }
         members += values.map(InferredType.value)
-        members += objects.map(InferredType.object)
+        members += objects.map { InferredType.object(work.names[$0]) }
         if sawArray {
             members.append(.array(elements?.result() ?? .unknown))
         } else if sawSet {
@@ -97,8 +102,8 @@ final class TypeMerger {
             }
             members.append(.dictionary(key: keyMerger.result(), value: valueMerger.result()))
         } else if records > 0 {
-            let merged = fields.map { key, field in
-                InferredType.RecordField(key: key, type: field.merger.result(),
+            let merged = fields.map { id, field in
+                InferredType.RecordField(key: work.names[id], type: field.merger.result(),
                                          isOptional: field.isOptional || field.present < records)
             }
             members.append(.record(merged.sorted { $0.key < $1.key }))

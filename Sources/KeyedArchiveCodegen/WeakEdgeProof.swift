@@ -25,14 +25,25 @@ struct WeakEdgeProof {
     /// The candidates that are back edges only as the single side of a pair with a collection.
     let pairOnly: Set<Edge>
 
+    /// An ``Edge`` by the ids of its class name and key, so that the walk hashes no long
+    /// name once per object.
+    private struct EdgeID: Hashable {
+        let className: Int
+        let key: Int
+    }
+
     /// The candidates that can be `weak`.
     func provenWeak(from roots: [ArchivedValue]) -> Set<Edge> {
+        var names = NameIDs()
+        var edges: [EdgeID: Edge] = [:]
+        for edge in candidates { edges[EdgeID(className: names.id(edge.className), key: names.id(edge.key))] = edge }
+        let pairOnlyIDs = Set(edges.filter { pairOnly.contains($0.value) }.keys)
         var reached = [Bool](repeating: false, count: view.objects.count)
         var queue: [Int] = []
-        var strong: Set<Edge> = []
+        var strong: Set<EdgeID> = []
         // Per candidate, the objects it refers to from reached objects; and which
         // candidates got new ones since they were last checked.
-        var targets: [Edge: [(source: Int, target: Int)]] = [:]
+        var targets: [EdgeID: [(source: Int, target: Int)]] = [:]
         // Per object referred to by a pair-only candidate, the objects its collections hold.
         var members: [Int: Set<Int>] = [:]
         func lists(_ target: Int, _ source: Int) -> Bool {
@@ -56,8 +67,8 @@ struct WeakEdgeProof {
             members[target] = found
             return found.contains(source)
         }
-        var checked: [Edge: Int] = [:]
-        var dirty: Set<Edge> = []
+        var checked: [EdgeID: Int] = [:]
+        var dirty: Set<EdgeID> = []
 
         func push(_ value: ArchivedValue) {
             var values = [value]
@@ -81,8 +92,8 @@ struct WeakEdgeProof {
                 let object = view.objects[index]
                 for field in object.fields {
                     if let className = object.className, case .reference(let target) = field.value {
-                        let edge = Edge(className: className, key: field.key)
-                        if candidates.contains(edge), !strong.contains(edge) {
+                        let edge = EdgeID(className: names.id(className), key: names.id(field.key))
+                        if edges[edge] != nil, !strong.contains(edge) {
                             targets[edge, default: []].append((index, target))
                             dirty.insert(edge)
                             continue
@@ -91,12 +102,12 @@ struct WeakEdgeProof {
                     push(field.value)
                 }
             }
-            var failed: [Edge] = []
+            var failed: [EdgeID] = []
             for edge in dirty {
                 let list = targets[edge] ?? []
                 let start = checked[edge] ?? 0
                 checked[edge] = list.count
-                let pairOnly = pairOnly.contains(edge)
+                let pairOnly = pairOnlyIDs.contains(edge)
                 if list[start...].contains(where: { pair in
                     pair.target < 0 || pair.target >= reached.count || !reached[pair.target]
                         || pairOnly && !lists(pair.target, pair.source)
@@ -109,6 +120,6 @@ struct WeakEdgeProof {
                 for pair in targets[edge] ?? [] { push(.reference(pair.target)) }
             }
         }
-        return candidates.subtracting(strong)
+        return candidates.subtracting(strong.compactMap { edges[$0] })
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HostileArchives
 import KeyedArchive
 @testable import KeyedArchiveCodegen
 import Testing
@@ -57,6 +58,95 @@ struct CodegenLinearityTests {
         // 4× the input: at most 4.5× the work (quadratic would be 16×).
         #expect(Double(largeWork) <= 4.5 * Double(smallWork), "\(smallWork) → \(largeWork)")
         #expect(largeWork <= large.count, "\(largeWork) units for \(large.count) bytes")
+    }
+
+    /// Records (NSDictionaries whose values differ in type) that all name one long key, a
+    /// string object of the archive: the dictionary-key counterpart of `sharedFieldName`.
+    static func sharedRecordKey(count: Int, length: Int) -> Data {
+        var builder = CodegenArchiveBuilder()
+        let entry = CodegenArchiveBuilder.entry
+        let arrayClass = builder.classEntry("NSArray"), dictionaryClass = builder.classEntry("NSDictionary")
+        let key = builder.add(.string(String(repeating: "k", count: length))), other = builder.add(.string("b"))
+        let text = builder.add(.string("v"))
+        let items = (0..<count).map { index in
+            builder.add(.dictionary([entry("$class", dictionaryClass), entry("NS.keys", .array([key, other])),
+                                     entry("NS.objects", .array([.integer(Int64(index)), text]))]))
+        }
+        let root = builder.add(.dictionary([entry("$class", arrayClass), entry("NS.objects", .array(items))]))
+        return builder.data(top: [entry("root", root)])
+    }
+
+    /// The bytes of class names and keys that inferring `data`'s schema hashed.
+    static func hashedNameBytes(_ data: Data) throws -> Int {
+        var inference = SchemaInference(view: try KeyedArchiveView(data: data))
+        _ = try inference.infer()
+        return inference.hashedNameBytes
+    }
+
+    @Test("one long class name or key named by every object is hashed once, not once per object",
+          arguments: ["sharedClassName", "sharedFieldName", "sharedRecordKey"])
+    func sharedLongName(family: String) throws {
+        let length = 10_000
+        func archive(_ count: Int) -> Data {
+            switch family {
+            case "sharedClassName": return AmplificationFamily.sharedClassName.archive(references: count, length: length)
+            case "sharedFieldName": return AmplificationFamily.sharedFieldName.archive(references: count, length: length)
+            default: return Self.sharedRecordKey(count: count, length: length)
+            }
+        }
+        let small = archive(100), large = archive(400)
+        let smallBytes = try Self.hashedNameBytes(small), largeBytes = try Self.hashedNameBytes(large)
+        // The name is hashed (at least once), but not again for each of the 300 more objects
+        // (once per object was 100 × 10,000 bytes → 400 × 10,000).
+        #expect(smallBytes >= length)
+        #expect(largeBytes < smallBytes + length, "\(smallBytes) → \(largeBytes)")
+        #expect(largeBytes <= large.count, "\(largeBytes) bytes hashed for a \(large.count)-byte archive")
+    }
+
+    /// The declarations for the archive whose `root` `build` adds, given one object of a
+    /// class named by 10,000 bytes.
+    static func declarations(_ build: (inout CodegenArchiveBuilder, PropertyListValue) -> PropertyListValue) throws -> SwiftDeclarations {
+        var builder = CodegenArchiveBuilder()
+        let shared = builder.add(.dictionary([CodegenArchiveBuilder.entry("$class", builder.classEntry(String(repeating: "Long", count: 2_500)))]))
+        let root = build(&builder, shared)
+        var inference = SchemaInference(view: try KeyedArchiveView(data: builder.data(top: [CodegenArchiveBuilder.entry("root", root)])))
+        return SwiftDeclarations(schema: try inference.infer(), rootName: SwiftIdentifier(fixed: "Root"))
+    }
+
+    @Test("properties that hold one long-named class find its type without hashing the name each time")
+    func longClassNameProperties() throws {
+        func declarations(fields: Int) throws -> SwiftDeclarations {
+            try Self.declarations { builder, shared in
+                let entry = CodegenArchiveBuilder.entry
+                return builder.add(.dictionary([entry("$class", builder.classEntry("Owner"))] + (0..<fields).map { entry("f\($0)", shared) }))
+            }
+        }
+        let small = try declarations(fields: 10), large = try declarations(fields: 400)
+        #expect(small.hashedNameBytes >= 10_000)
+        // Once per property was 400 × 10,000 bytes.
+        #expect(large.hashedNameBytes == small.hashedNameBytes)
+        #expect(large.composites.contains { $0.properties.count == 400 })
+    }
+
+    @Test("one union of a long-named class used by many classes is named without hashing the name each time")
+    func longClassNameUnions() throws {
+        func declarations(classes: Int) throws -> SwiftDeclarations {
+            try Self.declarations { builder, shared in
+                let entry = CodegenArchiveBuilder.entry
+                var items: [PropertyListValue] = []
+                for index in 0..<classes {
+                    let itemClass = builder.classEntry("C\(index)")
+                    items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", shared)])))
+                    items.append(builder.add(.dictionary([entry("$class", itemClass), entry("v", .integer(1))])))
+                }
+                return builder.add(.dictionary([entry("$class", builder.classEntry("NSArray")), entry("NS.objects", .array(items))]))
+            }
+        }
+        let small = try declarations(classes: 10), large = try declarations(classes: 100)
+        #expect(small.hashedNameBytes >= 10_000)
+        // Short class names are hashed as text; the long one once (each place was 10,000 bytes).
+        #expect(large.hashedNameBytes < small.hashedNameBytes + 10_000, "\(small.hashedNameBytes) → \(large.hashedNameBytes)")
+        #expect(large.unions.count == small.unions.count)
     }
 
     /// An NSDictionary of `count` objects, each of a class of its own, each holding under

@@ -55,12 +55,10 @@ struct OpenObject {
         count += 1
     }
 
-    /// Appends `elements` in order, as ``appendElement(_:)`` one by one; they are made
-    /// little-endian in place, then copied.
+    /// Appends `elements` in order, as ``appendElement(_:)`` one by one, with room made once.
     @inline(__always)
-    mutating func appendElements(_ elements: UnsafeMutableBufferPointer<Int32>) {
-        for i in elements.indices { elements[i] = Int32(bitPattern: UInt32(bitPattern: elements[i]).littleEndian) }
-        main.appendBytes(UnsafeRawBufferPointer(elements))
+    mutating func appendElements(_ elements: UnsafeBufferPointer<Int32>) {
+        main.appendLE32s(elements.count) { UInt32(bitPattern: elements[$0]) }
         count += elements.count
     }
 
@@ -210,8 +208,7 @@ extension ArchiveObjectTable {
 
     /// Appends elements to the `.array` object `uid` (opened at level `hint`), in order.
     @inline(__always)
-    /// `elements` are overwritten.
-    func appendElements(_ elements: UnsafeMutableBufferPointer<Int32>, uid: Int32, hint: Int) {
+    func appendElements(_ elements: UnsafeBufferPointer<Int32>, uid: Int32, hint: Int) {
         let level = openLevel(uid: uid, hint: hint)
         openObjects[level].appendElements(elements)
     }

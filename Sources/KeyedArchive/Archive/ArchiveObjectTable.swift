@@ -246,7 +246,7 @@ final class ArchiveObjectTable {
                     kinds.append(repeating: which == .integers ? .integer : .real, count: fresh)
                     payloads.append(contentsOf: UnsafeBufferPointer(rebasing: added[0..<fresh]))
                 }
-                appendElements(uids, uid: uid, hint: hint)
+                appendElements(UnsafeBufferPointer(uids), uid: uid, hint: hint)
             }
         }
     }

@@ -80,14 +80,9 @@ struct ObjectBox {
     func appendEntries(_ pairs: UnsafeBufferPointer<Int32>) {
         let level = table.openLevel(of: self)
         let count = pairs.count / 2
-        Self.appendLE32s(pairs, from: 0, count: count, to: &table.openObjects[level].main)
-        Self.appendLE32s(pairs, from: 1, count: count, to: &table.openObjects[level].values)
+        table.openObjects[level].main.appendLE32s(count) { UInt32(bitPattern: pairs[2 * $0]) }
+        table.openObjects[level].values.appendLE32s(count) { UInt32(bitPattern: pairs[2 * $0 + 1]) }
         table.openObjects[level].count += count
-    }
-
-    /// Appends `pairs[first]`, `pairs[first + 2]`, … (`count` of them), little-endian.
-    private static func appendLE32s(_ pairs: UnsafeBufferPointer<Int32>, from first: Int, count: Int, to bytes: inout RecordScratch) {
-        bytes.appendLE32s(count) { UInt32(bitPattern: pairs[first + 2 * $0]) }
     }
 
     /// Fields, elements or entries so far.

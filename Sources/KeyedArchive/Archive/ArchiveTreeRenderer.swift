@@ -242,7 +242,7 @@ struct ArchiveTreeRenderer {
 
         let interpreted = options.foundationSummaries ? view.foundationValue(of: object) : nil
         // A subclass's own fields are shown after the value (the stack shows them last).
-        let added = interpreted == nil ? [] : view.addedFields(of: object)
+        let added = view.addedFields(of: object, interpreted: interpreted)
         if let items = interpreted?.elements {
             line(depth, "\(label): \(title) \(paint("(\(count(items.count, "item")))", .dim))", to: &out)
             push(fields: added.map { ($0.key, $0.value) }, depth: depth + 1)

@@ -130,7 +130,13 @@ extension KeyedArchiveView {
     /// view.addedFields(of: date).map(\.key)            // ["NS.timezone", "NS.format"]
     /// ```
     public func addedFields(of object: ArchivedObject) -> [ArchivedField] {
-        guard let kind = FoundationClassKind.kind(ofClasses: object.classes), foundationValue(of: object) != nil else { return [] }
+        addedFields(of: object, interpreted: foundationValue(of: object))
+    }
+
+    /// ``addedFields(of:)`` for a reader that has `object`'s ``foundationValue(of:)``
+    /// already (`interpreted`), so that the object is not interpreted twice.
+    package func addedFields(of object: ArchivedObject, interpreted: ArchivedFoundationValue?) -> [ArchivedField] {
+        guard interpreted != nil, let kind = FoundationClassKind.kind(ofClasses: object.classes) else { return [] }
         return object.fields.filter { !kind.layoutUses($0.key) }
     }
 

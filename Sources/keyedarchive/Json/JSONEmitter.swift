@@ -222,7 +222,7 @@ struct JSONEmitter {
         // Fields a subclass adds (NSCalendarDate's NS.timezone): the value goes under
         // `$value`, beside them, so nothing is dropped. Reading them is a visit per field.
         if interpreted != nil { try charge(object.fields.count) }
-        let added = interpreted == nil ? [] : view.addedFields(of: object)
+        let added = view.addedFields(of: object, interpreted: interpreted)
         if added.isEmpty {
             if case .data(let bytes)? = interpreted, try expandNested(bytes, depth: depth, into: &tasks) { return }
             if let interpreted, try foundationScalar(interpreted, to: &out) { return }

@@ -35,12 +35,14 @@ struct BenchmarkGoalsTests {
         ])
         for goal in goals {
             if goal["goal"] == "encode_vs_nskeyed", goal["worst"] == "na" {
-                // Not gated: only where the walk itself is 400x faster than the archiver.
+                // Not gated: only where the walk itself is 400 x 2.5 = 1,000x faster than the
+                // archiver (`Goals.walkLimit`: an encoder within the walk goal can then meet it).
+                // The ratio is printed to 3 decimals, so a walk just under 1,000x shows 0.001.
                 let walkLine = try #require(result.stdout.split(separator: "\n")
                     .first { $0.hasPrefix("workload=flat contender=CodableWalk op=encode") })
                 let walkRatio = try #require(walkLine.split(separator: " ").first { $0.hasPrefix("ratio_nskeyed=") }
                     .flatMap { Double($0.dropFirst("ratio_nskeyed=".count)) })
-                #expect(walkRatio > 1.0 / 400, "\(walkLine)")
+                #expect(walkRatio >= 1.0 / 1_000, "\(walkLine)")
                 #expect(goal["met"] == "na", "\(goal)")
                 continue
             }
@@ -108,7 +110,7 @@ struct BenchmarkGoalsTests {
         let goals = goalLines(result.stdout)
         let decode = try #require(goals.first { $0["goal"] == "decode_vs_nskeyed" })
         #expect(["flat", "order"].contains(decode["worst_workload"] ?? ""), "\(decode)")
-        // The encode goal also skips a workload whose walk is not 400x faster than the
+        // The encode goal also skips a workload whose walk is not 1,000x faster than the
         // archiver (likely in a debug build), so it may have no workload at all: never graph.
         let encode = try #require(goals.first { $0["goal"] == "encode_vs_nskeyed" })
         #expect(["flat", "order", "na"].contains(encode["worst_workload"] ?? ""), "\(encode)")

@@ -17,6 +17,27 @@ extension ArchiveBinaryWriter {
         return ref
     }
 
+    /// A string entry of the table (`payload`, see ``StringEntryPayload``): the first pass
+    /// takes its size from the payload (the string is not read), the second writes an ASCII
+    /// string's bytes as they are (they were checked when it was stored).
+    @inline(__always)
+    mutating func newString(entry payload: UInt64) -> Int {
+        guard let layout = StringEntryPayload.layout(payload) else { return newString(table.storedString(payload)) }
+        let ref = beginScalar(size: layout.size)
+        if writing {
+            let value = table.storedString(payload)
+            if layout.isASCII {
+                value.withContiguousUTF8 { bytes in
+                    BinaryPlistEncoding.putMarker(0x50, count: bytes.count, into: &scalars)
+                    scalars.put(bytes: bytes)
+                }
+            } else {
+                BinaryPlistEncoding.putString(value, into: &scalars)
+            }
+        }
+        return ref
+    }
+
     mutating func newInteger(_ value: Int64) -> Int {
         let ref = beginScalar(size: BinaryPlistEncoding.integerSize(value))
         if writing { BinaryPlistEncoding.putInteger(value, into: &scalars) }

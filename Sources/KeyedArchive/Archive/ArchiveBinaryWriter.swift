@@ -170,7 +170,7 @@ struct ArchiveBinaryWriter {
             let ref: Int
             switch kind {
             case .nullString: ref = newString("$null")
-            case .string: ref = newString(table.storedString(payload))
+            case .string: ref = newString(entry: payload)
             case .integer: ref = newInteger(Int64(bitPattern: payload))  // (alone; runs above)
             case .unsignedInteger: ref = unsignedInteger(payload)
             case .wideInteger: ref = wideInteger(table.wides[Int(payload)])

@@ -13,7 +13,7 @@ final class ArchiveObjectTable {
     enum EntryKind: UInt8 {
         /// UID 0, `$null`.
         case nullString
-        /// Payload: index in `stringUIDs`.
+        /// Payload: index in `stringUIDs` and the string's layout (see ``StringEntryPayload``).
         case string
         /// Payload: the bits.
         case integer, unsignedInteger, real, float, bool
@@ -129,7 +129,7 @@ final class ArchiveObjectTable {
     @inline(__always)
     private func stored(_ value: String, found: (uid: Int32?, place: StringUIDTable.Place)) -> Int32 {
         if let uid = found.uid { return uid }
-        let uid = appendEntry(.string, UInt64(stringUIDs.storedCount))
+        let uid = appendEntry(.string, StringEntryPayload.make(position: stringUIDs.storedCount, of: value))
         stringUIDs.insert(value, uid: uid, at: found.place)
         return uid
     }
@@ -426,7 +426,7 @@ final class ArchiveObjectTable {
         let payload = payloads[index]
         switch kinds[index] {
         case .nullString: return .string("$null")
-        case .string: return .string(stringUIDs[Int(payload)])
+        case .string: return .string(storedString(payload))
         case .integer: return .integer(Int64(bitPattern: payload))
         case .unsignedInteger: return .unsignedInteger(payload)
         case .wideInteger: return .wideInteger(wides[Int(payload)])
@@ -446,7 +446,7 @@ final class ArchiveObjectTable {
     }
 
     /// The string of a `.string` entry's payload.
-    func storedString(_ payload: UInt64) -> String { stringUIDs[Int(payload)] }
+    func storedString(_ payload: UInt64) -> String { stringUIDs[StringEntryPayload.position(payload)] }
 
     /// Frees what only encoding needs (lookup tables), once the last value is in: the
     /// writers need the entries, not the ways to find them.

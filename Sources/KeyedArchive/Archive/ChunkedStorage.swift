@@ -6,7 +6,12 @@ struct ChunkedArray<Element> {
     private static var chunkSize: Int { 1 << shift }
     private static var mask: Int { chunkSize - 1 }
 
+    /// The full chunks (chunk `i` holds the elements from `i << shift`).
     private var chunks: [[Element]] = []
+    /// The chunk being filled, the one after `chunks` (full, at most, until the next append
+    /// retires it): an append goes to it alone, with one uniqueness check and one capacity
+    /// check rather than those of the array of chunks too.
+    private var tail: [Element] = []
     private(set) var count = 0
     /// Chunks freed by ``release(below:)``, from the first.
     private var released = 0
@@ -15,14 +20,19 @@ struct ChunkedArray<Element> {
 
     @inline(__always)
     mutating func append(_ element: Element) {
-        if count & Self.mask == 0 {
-            var chunk: [Element] = []
-            // The first chunk grows as usual (small tables stay small); the others are full size.
-            if !chunks.isEmpty { chunk.reserveCapacity(Self.chunkSize) }
-            chunks.append(chunk)
-        }
-        chunks[count >> Self.shift].append(element)
+        if count & Self.mask == 0, count > 0 { retireTail() }
+        tail.append(element)
         count += 1
+    }
+
+    /// Moves the full tail to `chunks`; the next tail has room for a whole chunk (the first
+    /// chunk grows as usual, so small tables stay small).
+    @inline(never)
+    private mutating func retireTail() {
+        var full: [Element] = []
+        full.reserveCapacity(Self.chunkSize)
+        swap(&full, &tail)
+        chunks.append(full)
     }
 
     /// Appends `element` `count` times: as many ``append(_:)`` calls, copied from a buffer
@@ -38,9 +48,9 @@ struct ChunkedArray<Element> {
     mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         var from = 0
         while from < elements.count {
-            if count & Self.mask == 0 { append(elements[from]); from += 1; continue }
+            if count & Self.mask == 0, count > 0 { retireTail() }
             let run = min(elements.count - from, Self.chunkSize - count & Self.mask)
-            chunks[count >> Self.shift].append(contentsOf: UnsafeBufferPointer(rebasing: elements[from..<(from + run)]))
+            tail.append(contentsOf: UnsafeBufferPointer(rebasing: elements[from..<(from + run)]))
             count += run
             from += run
         }
@@ -48,8 +58,14 @@ struct ChunkedArray<Element> {
 
     @inline(__always)
     subscript(index: Int) -> Element {
-        get { chunks[index >> Self.shift][index & Self.mask] }
-        set { chunks[index >> Self.shift][index & Self.mask] = newValue }
+        get {
+            let chunk = index >> Self.shift
+            return chunk < chunks.count ? chunks[chunk][index & Self.mask] : tail[index & Self.mask]
+        }
+        set {
+            let chunk = index >> Self.shift
+            if chunk < chunks.count { chunks[chunk][index & Self.mask] = newValue } else { tail[index & Self.mask] = newValue }
+        }
     }
 
     /// Frees every chunk whose elements are all below `index`: none of them is read again.
@@ -59,11 +75,15 @@ struct ChunkedArray<Element> {
             PageRelease.free(&chunks[released])
             released += 1
         }
+        // The tail too once it is full and all below `index` (it stays the chunk after
+        // `chunks`: an append retires it, freed, as any full tail).
+        if index >> Self.shift > chunks.count, count & Self.mask == 0 { PageRelease.free(&tail) }
     }
 
     /// Empties the array, each chunk freed with its pages given back at once.
     mutating func releaseAll() {
         for index in chunks.indices { PageRelease.free(&chunks[index]) }
+        PageRelease.free(&tail)
         self = ChunkedArray()
     }
 
@@ -72,7 +92,7 @@ struct ChunkedArray<Element> {
     func run(from start: Int, to end: Int) -> ArraySlice<Element> {
         let chunk = start >> Self.shift
         let upper = min(end - (chunk << Self.shift), Self.chunkSize)
-        return chunks[chunk][(start & Self.mask)..<upper]
+        return (chunk < chunks.count ? chunks[chunk] : tail)[(start & Self.mask)..<upper]
     }
 }
 

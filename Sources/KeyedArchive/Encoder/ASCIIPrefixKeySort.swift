@@ -27,7 +27,7 @@ func asciiPrefix(of bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UI
 /// of the same value, so the bytes of ASCII strings decide, compared first as prefixes
 /// (``asciiPrefix(of:)``, ``sortASCIIPrefixKeys(_:strings:)``). When a string is not all
 /// ASCII, `<` itself sorts them (the keys' prefixes are then zero). `visit` sees each
-/// string's position and bytes as its key is made (the dictionary encoder hashes them there).
+/// string's position and bytes as its key is made (the encoder's callers pass none).
 /// This is the one order rule for dictionary keys and set elements that are strings.
 @inline(__always)
 func stringSortKeys(_ strings: [String], visit: (Int, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in }) -> [ASCIIPrefixKey] {

@@ -204,23 +204,21 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 }
 
 /// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
-/// gathers keys and values; one over the keys makes their sort keys and their hashes in the
-/// string table (each key's bytes read once, see ``stringSortKeys(_:visit:)``); the entries
-/// are then made in key order, each key looked up by the hash made before, and their UIDs
-/// stored in the dictionary's object at once (``ObjectBox/appendEntries(_:)``). The string
-/// table's slots of the next batch of keys (of a large dictionary) and, for `Int` values,
-/// the number table's are touched first (see ``ArchiveObjectTable/prepareStrings(hashes:)``
-/// and ``ArchiveObjectTable/prepare(_:in:)``), so their cache misses overlap. The output is
-/// the same, byte for byte, as storing each entry in turn.
+/// gathers keys and values; one over the keys makes their sort keys
+/// (``stringSortKeys(_:visit:)``); the entries are then made in key order, in batches: each
+/// batch's keys are hashed for the string table (``ArchiveObjectTable/stringHash(of:)``)
+/// while the batch before is stored, and the table's slots of those hashes touched (see
+/// ``ArchiveObjectTable/prepareStrings(hashes:)``), so that the cache misses of reading a
+/// large dictionary's keys in sorted order, and of their slots, overlap (for `Int` values,
+/// the number table's slots of each batch too, see ``ArchiveObjectTable/prepare(_:in:)``).
+/// Their UIDs are stored in the dictionary's object at once (``ObjectBox/appendEntries(_:)``).
+/// The output is the same, byte for byte, as storing each entry in turn.
 private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,
                                                     at base: CodingPathNode) throws -> Int32 {
     let (keys, values) = gatheredEntries(dictionary)
     let table = encoder.table
     let count = keys.count
-    var hashes = [UInt32](repeating: 0, count: count)
-    let sorted = hashes.withUnsafeMutableBufferPointer { hashes in
-        stringSortKeys(keys) { index, bytes in hashes[index] = table.stringHash(of: bytes) }
-    }
+    let sorted = stringSortKeys(keys)
     let made = encoder.makeObject(kind: .dictionary)
     // Distinct keys: at most this many new strings.
     table.reserveStrings(count)
@@ -229,29 +227,37 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
     // Each entry's key and value UIDs, stored in the dictionary's object at the end.
     var pairs = [Int32](repeating: 0, count: 2 * count)
     try pairs.withUnsafeMutableBufferPointer { pairs in
-        for position in sorted.indices {
-            if position % batch == 0 {
-                if V.self == Int.self {
-                    // As for arrays of numbers (`boxNumbers`): when the first values are mostly
-                    // new numbers, room for the rest is made at once.
-                    if position == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
-                        table.reserveNumbers(count - position, in: .integers)
-                    }
-                    let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
-                    table.prepare(sorted[position..<Swift.min(position + batch, count)].lazy.map { UInt64(bitPattern: Int64(ints[$0.index])) },
-                                  in: .integers)
+        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * batch) { hashes in
+            // The hashes of the keys at sorted positions `first..<end`, at `position % (2 * batch)`.
+            func hashKeys(_ first: Int, _ end: Int) {
+                for position in first..<end {
+                    hashes[position % (2 * batch)] = keys[sorted[position].index].withContiguousUTF8 { table.stringHash(of: $0) }
                 }
                 if count >= 4 * batch {
-                    // The next batch's keys (the first batch's too, at the start).
-                    if position == 0 { table.prepareStrings(hashes: sorted[0..<batch].lazy.map { hashes[$0.index] }) }
-                    table.prepareStrings(hashes: sorted[Swift.min(position + batch, count)..<Swift.min(position + 2 * batch, count)]
-                        .lazy.map { hashes[$0.index] })
+                    table.prepareStrings(hashes: (first..<end).lazy.map { hashes[$0 % (2 * batch)] })
                 }
             }
-            let index = sorted[position].index
-            let key = keys[index]
-            pairs[2 * position] = table.string(key, hash: hashes[index])
-            pairs[2 * position + 1] = encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key))))
+            hashKeys(0, Swift.min(batch, count))
+            for position in sorted.indices {
+                if position % batch == 0 {
+                    if V.self == Int.self {
+                        // As for arrays of numbers (`boxNumbers`): when the first values are mostly
+                        // new numbers, room for the rest is made at once.
+                        if position == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
+                            table.reserveNumbers(count - position, in: .integers)
+                        }
+                        let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
+                        table.prepare(sorted[position..<Swift.min(position + batch, count)].lazy.map { UInt64(bitPattern: Int64(ints[$0.index])) },
+                                      in: .integers)
+                    }
+                    // The next batch's keys.
+                    hashKeys(Swift.min(position + batch, count), Swift.min(position + 2 * batch, count))
+                }
+                let index = sorted[position].index
+                let key = keys[index]
+                pairs[2 * position] = table.string(key, hash: hashes[position % (2 * batch)])
+                pairs[2 * position + 1] = encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key))))
+            }
         }
     }
     pairs.withUnsafeBufferPointer { made.box.appendEntries($0) }

@@ -157,10 +157,16 @@ enum BinaryPlistEncoding {
 
     /// Bytes of a string object: ASCII as bytes, anything else as UTF-16 big-endian.
     static func stringSize(_ value: String) -> Int {
-        let ascii = value.withContiguousUTF8 { utf8 in isASCII(utf8) ? utf8.count : -1 }
-        if ascii >= 0 { return markerSize(count: ascii) + ascii }
-        let units = value.utf16.count
-        return markerSize(count: units) + 2 * units
+        stringSize(utf8Count: value.utf8.count, utf16Count: value.utf16.count)
+    }
+
+    /// ``stringSize(_:)`` of a string of `utf8Count` UTF-8 bytes and `utf16Count` UTF-16
+    /// units: the string is ASCII exactly when the two are equal (any other scalar takes
+    /// more UTF-8 bytes than UTF-16 units). Both counts are O(1) for a native ASCII string.
+    @inline(__always)
+    static func stringSize(utf8Count: Int, utf16Count: Int) -> Int {
+        if utf8Count == utf16Count { return markerSize(count: utf8Count) + utf8Count }
+        return markerSize(count: utf16Count) + 2 * utf16Count
     }
 
     static func putString<S: BinaryPlistSink>(_ value: String, into sink: inout S) {

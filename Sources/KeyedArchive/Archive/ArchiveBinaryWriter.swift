@@ -228,31 +228,8 @@ struct ArchiveBinaryWriter {
         let count = Int(cursor.varint())
         switch kind {
         case .fields:
-            // The values are scalars (no container comes between), so the dictionary's
-            // references are written in place as each value is numbered.
-            let entries = count + 1
-            var open = openContainer(isDictionary: true, count: entries)
-            if writing {
-                Self.putRef(keys.class, size: refSize, into: &open.keys)
-                Self.putRef(classRef, size: refSize, into: &open.values)
-            }
-            for _ in 0..<count {
-                let (key, stored) = cursor.field()
-                let value: Int
-                switch stored {
-                case .uid(let u): value = uid(u)
-                case .integer(let i): value = integer(i)
-                case .real(let bits): value = real(bits)
-                case .float(let bits): value = float(bits)
-                case .bool(let b): value = bool(b)
-                case .data(let range): value = data(range, of: cursor)
-                }
-                if writing {
-                    Self.putRef(keyRefs[Int(key)], size: refSize, into: &open.keys)
-                    Self.putRef(value, size: refSize, into: &open.values)
-                }
-            }
-            return closeContainer(open)
+            // See ArchiveBinaryWriter+Fields.swift.
+            return fieldsObject(&cursor, count: count, classKey: keys.class, classRef: classRef)
         case .array:
             let elements = uidArray(&cursor, count: count)
             return smallDictionary(keys: (keys.class, keys.objects, 0), values: (classRef, elements, 0), count: 2)

@@ -75,10 +75,12 @@ struct OpenObject {
         let countAt = main.storeVarint(classBits, at: headerStart)
         _ = main.storeVarint(count, at: countAt)
         let record = main.bytes(from: headerStart)
-        let address = arena.append(size: record.count + valuesCount, reader: reader) { bytes in
-            bytes.append(contentsOf: record)
+        let address = arena.append(size: record.count + valuesCount, reader: reader) { place in
+            place.copyMemory(from: record)
             // Only dictionaries have values.
-            if valuesCount > 0 { bytes.append(contentsOf: values.bytes(from: valuesStart)) }
+            if valuesCount > 0 {
+                UnsafeMutableRawBufferPointer(rebasing: place[record.count...]).copyMemory(from: values.bytes(from: valuesStart))
+            }
         }
         Self.release(&main, keptScratch: keptScratch, emptiedAt: emptiedAt)
         if valuesCount > 0 { Self.release(&values, keptScratch: keptScratch, emptiedAt: emptiedAt) }

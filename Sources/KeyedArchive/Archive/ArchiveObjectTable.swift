@@ -270,9 +270,13 @@ final class ArchiveObjectTable {
     func data(_ value: Data) -> Int32 {
         let size = ObjectRecord.varintSize(UInt64(value.count)) + value.count
         // Its entry is the next.
-        let address = arena.append(size: size, reader: count) { bytes in
-            ObjectRecord.appendVarint(UInt64(value.count), to: &bytes)
-            bytes.append(contentsOf: value)
+        let address = arena.append(size: size, reader: count) { place in
+            var at = 0
+            ObjectRecord.forEachVarintByte(UInt64(value.count)) { byte in
+                place[at] = byte
+                at += 1
+            }
+            UnsafeMutableRawBufferPointer(rebasing: place[at...]).copyBytes(from: value)
         }
         return appendEntry(.data, address)
     }
@@ -359,33 +363,38 @@ final class ArchiveObjectTable {
     /// The key-id caches that keep a container (see KeyedEncodingContainerReuse.swift).
     @exclusivity(unchecked) var keyCachesWithSpares: [KeyIDCache] = []
 
-    /// The CodingKey type last asked for (its metatype's address) and its cache: objects
-    /// of one type often come one after another (a chain of nested values, an array).
-    @exclusivity(unchecked) private var lastKeyCache: (address: UInt64, cache: KeyIDCache?) = (0, nil)
+    /// The CodingKey type last asked for (its metatype's address) and its cache, per level of
+    /// open objects (index `level + 1`; index 0 for an object without a level): the objects at
+    /// one level are often of one type, one after another (the elements of an array), while
+    /// the types of consecutive objects alternate (a record and the value it nests).
+    @exclusivity(unchecked) private var lastKeyCaches: [(address: UInt64, cache: KeyIDCache?)] = []
 
-    /// The key-id cache of a CodingKey type, its cursor at the first field.
+    /// The key-id cache of a CodingKey type, its cursor at the first field, for an object
+    /// opened at `level`.
     @inline(__always)
-    func keyCache(for type: Any.Type) -> KeyIDCache {
+    func keyCache(for type: Any.Type, level: Int) -> KeyIDCache {
         let address = UInt64(UInt(bitPattern: ObjectIdentifier(type)))
-        if address == lastKeyCache.address, let cache = lastKeyCache.cache {
+        let index = max(level, -1) &+ 1
+        if index < lastKeyCaches.count, lastKeyCaches[index].address == address, let cache = lastKeyCaches[index].cache {
             cache.cursor = 0
             return cache
         }
-        return keyCacheLookedUp(address)
+        return keyCacheLookedUp(address, index: index)
     }
 
     @inline(never)
-    private func keyCacheLookedUp(_ address: UInt64) -> KeyIDCache {
+    private func keyCacheLookedUp(_ address: UInt64, index: Int) -> KeyIDCache {
         let cache: KeyIDCache
-        if let index = keyCacheIndex.ref(for: address) {
-            cache = keyCaches[index]
+        if let found = keyCacheIndex.ref(for: address) {
+            cache = keyCaches[found]
             cache.cursor = 0
         } else {
             cache = KeyIDCache()
             keyCacheIndex.insert(address, keyCaches.count)
             keyCaches.append(cache)
         }
-        lastKeyCache = (address, cache)
+        while lastKeyCaches.count <= index { lastKeyCaches.append((0, nil)) }
+        lastKeyCaches[index] = (address, cache)
         return cache
     }
 
@@ -463,7 +472,7 @@ final class ArchiveObjectTable {
         keyIDs = [:]
         keyCaches = []
         keyCacheIndex.release()
-        lastKeyCache = (0, nil)
+        lastKeyCaches = []
     }
 
     /// Entries whose storage ``releaseWritten(through:)`` has freed (from UID 0), and how

@@ -100,40 +100,63 @@ struct ChunkedArray<Element> {
 /// it is read from one `[UInt8]`. An address is the chunk's index in the high 24 bits
 /// and the offset in the low 40 (a chunk is at most one record's size or 64 KB, and
 /// there are fewer than 2^24 chunks while the archive fits in memory).
+///
+/// A chunk is made at its full size, and a record is copied into its place there (one
+/// copy, no `append` of a collection, which cost about 100 instructions a record): the
+/// bytes of the last chunk past ``filled`` are not written yet, and nothing reads them
+/// (a cursor reads only the records it is pointed at).
 struct ChunkedBytes {
     private static let chunkLimit = 1 << 16
     private static let offsetBits: UInt64 = 40
 
     private(set) var chunks: [[UInt8]] = []
-    /// Per chunk, the last entry (UID) whose record or data it holds: the last to read it.
+    /// Bytes of the last chunk that hold records (0 when there is none).
+    private var filled = 0
+    /// The size of the last chunk (0 when there is none).
+    private var lastSize = 0
+    /// Per chunk but the last, the last entry (UID) whose record or data it holds: the
+    /// last to read it. The last chunk's is `lastReader` (one scalar to update per record).
     private var lastReaders: [Int] = []
+    private var lastReader = 0
     /// Chunks by `lastReaders`, and how many of them ``release(readBy:)`` freed.
     private var releaseOrder: [Int] = []
     private var released = 0
 
-    /// Appends a record of exactly `size` bytes, which `write` appends, for entry `reader`;
-    /// returns its address. A chunk is never grown past the capacity it was made with (no copy).
+    /// Appends a record of exactly `size` bytes for entry `reader`, which `write` writes
+    /// into the buffer it is given (its place, `size` bytes); returns its address.
     @inline(__always)
-    mutating func append(size: Int, reader: Int, _ write: (inout [UInt8]) -> Void) -> UInt64 {
-        if chunks.isEmpty || chunks[chunks.count - 1].count + size > chunks[chunks.count - 1].capacity {
-            var chunk: [UInt8] = []
-            // Chunks grow with the table (1 KB, 2 KB, … 64 KB), or fit one large record.
-            let stored = chunks.count
-            chunk.reserveCapacity(max(size, min(Self.chunkLimit, 1_024 << min(stored, 6))))
-            chunks.append(chunk)
-            lastReaders.append(reader)
-        }
+    mutating func append(size: Int, reader: Int, _ write: (UnsafeMutableRawBufferPointer) -> Void) -> UInt64 {
+        if size > lastSize &- filled { startChunk(holding: size) }
+        if reader > lastReader { lastReader = reader }
         let index = chunks.count - 1
-        if reader > lastReaders[index] { lastReaders[index] = reader }
-        let offset = chunks[index].count
-        write(&chunks[index])
+        let offset = filled
+        chunks[index].withUnsafeMutableBytes { chunk in
+            write(UnsafeMutableRawBufferPointer(rebasing: chunk[offset..<(offset + size)]))
+        }
+        filled = offset + size
         return UInt64(index) << Self.offsetBits | UInt64(offset)
+    }
+
+    /// A new last chunk with room for `size` bytes. Chunks grow with the table (1 KB,
+    /// 2 KB, … 64 KB), or fit one large record.
+    @inline(never)
+    private mutating func startChunk(holding size: Int) {
+        if !chunks.isEmpty { lastReaders.append(lastReader) }
+        let stored = chunks.count
+        let chunkSize = max(size, min(Self.chunkLimit, 1_024 << min(stored, 6)))
+        // Left unset (UInt8 has no invalid value): each byte is written by the record
+        // that takes it before anything reads it, and the bytes no record takes are never read.
+        chunks.append([UInt8](unsafeUninitializedCapacity: chunkSize) { _, count in count = chunkSize })
+        filled = 0
+        lastSize = chunkSize
+        lastReader = 0
     }
 
     /// Frees every chunk read by no entry after `entry` (a writer that goes through the
     /// entries in order has written them all). No record is appended afterwards.
     mutating func release(readBy entry: Int) {
         if releaseOrder.isEmpty, released == 0 {
+            if lastReaders.count < chunks.count { lastReaders.append(lastReader) }
             releaseOrder = lastReaders.indices.sorted { (lastReaders[$0], $0) < (lastReaders[$1], $1) }
         }
         while released < releaseOrder.count, lastReaders[releaseOrder[released]] <= entry {

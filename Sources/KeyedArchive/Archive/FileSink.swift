@@ -36,28 +36,18 @@ struct FileSink: BinaryPlistSink {
     mutating func putBigEndian(_ value: UInt64, size: Int) {
         let at = position
         position += size
+        // One store each (big-endian, at any alignment) for the widths of references,
+        // offsets, numbers and dates: the bytes one at a time took a store and a shift each.
+        // Bounds are checked as `buffer[at]` checks them (in debug builds; see above).
         switch size {
         case 1:
             buffer[at] = UInt8(truncatingIfNeeded: value)
         case 2:
-            buffer[at] = UInt8(truncatingIfNeeded: value >> 8)
-            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value)
+            UnsafeMutableRawBufferPointer(buffer).storeBytes(of: UInt16(truncatingIfNeeded: value).bigEndian, toByteOffset: at, as: UInt16.self)
         case 4:
-            buffer[at] = UInt8(truncatingIfNeeded: value >> 24)
-            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value >> 16)
-            buffer[at &+ 2] = UInt8(truncatingIfNeeded: value >> 8)
-            buffer[at &+ 3] = UInt8(truncatingIfNeeded: value)
+            UnsafeMutableRawBufferPointer(buffer).storeBytes(of: UInt32(truncatingIfNeeded: value).bigEndian, toByteOffset: at, as: UInt32.self)
         case 8:
-            // Reals, dates and wide integers: spelled out, as the widths above (the loop
-            // below took about 50 instructions; these stores become one).
-            buffer[at] = UInt8(truncatingIfNeeded: value >> 56)
-            buffer[at &+ 1] = UInt8(truncatingIfNeeded: value >> 48)
-            buffer[at &+ 2] = UInt8(truncatingIfNeeded: value >> 40)
-            buffer[at &+ 3] = UInt8(truncatingIfNeeded: value >> 32)
-            buffer[at &+ 4] = UInt8(truncatingIfNeeded: value >> 24)
-            buffer[at &+ 5] = UInt8(truncatingIfNeeded: value >> 16)
-            buffer[at &+ 6] = UInt8(truncatingIfNeeded: value >> 8)
-            buffer[at &+ 7] = UInt8(truncatingIfNeeded: value)
+            UnsafeMutableRawBufferPointer(buffer).storeBytes(of: value.bigEndian, toByteOffset: at, as: UInt64.self)
         default:
             var index = at
             var shift = size * 8

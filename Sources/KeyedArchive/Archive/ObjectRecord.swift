@@ -201,15 +201,17 @@ enum ObjectRecord {
         mutating func field() -> (key: Int32, value: StoredValue) {
             let head = varint()
             let key = Int32(truncatingIfNeeded: head >> 3)
-            switch Tag(rawValue: UInt8(head & 7)) ?? .uid {
-            case .uid: return (key, .uid(uid()))
-            case .integer: return (key, .integer(Int64(bitPattern: varint())))
-            case .negative: return (key, .integer(~Int64(bitPattern: varint())))
-            case .real: return (key, .real(le64()))
-            case .float: return (key, .float(le32()))
-            case .false: return (key, .bool(false))
-            case .true: return (key, .bool(true))
-            case .data: return (key, .data(dataRange()))
+            // On the tag's raw value: through `Tag(rawValue:)` the compiler sometimes left
+            // a call to that initializer in the binary writer's loop over fields.
+            switch UInt8(truncatingIfNeeded: head & 7) {
+            case Tag.integer.rawValue: return (key, .integer(Int64(bitPattern: varint())))
+            case Tag.negative.rawValue: return (key, .integer(~Int64(bitPattern: varint())))
+            case Tag.real.rawValue: return (key, .real(le64()))
+            case Tag.float.rawValue: return (key, .float(le32()))
+            case Tag.false.rawValue: return (key, .bool(false))
+            case Tag.true.rawValue: return (key, .bool(true))
+            case Tag.data.rawValue: return (key, .data(dataRange()))
+            default: return (key, .uid(uid()))  // Tag.uid (the 3 bits hold no other value)
             }
         }
 

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where ``ObjectRecord``'s writers append: an open object's ``RecordScratch``, or a chunk
-/// of the table's records (`[UInt8]`).
+/// Where ``ObjectRecord``'s writers append: an open object's ``RecordScratch``, or a
+/// `[UInt8]` (the plain form the tests compare it with).
 protocol RecordByteSink {
     var count: Int { get }
     mutating func append(_ byte: UInt8)

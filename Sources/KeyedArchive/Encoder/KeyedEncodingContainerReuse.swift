@@ -20,8 +20,8 @@ extension ArchiveKeyedEncodingContainer {
     static func handOut(encoder: _ArchiveEncoder, object: _ArchiveEncoder.OpenHandle, frame: Int,
                         path: @autoclosure () -> CodingPathNode) -> KeyedEncodingContainer<Key> {
         let table = encoder.table
-        let keyCache = table.keyCache(for: Key.self)
         let level = object.level
+        let keyCache = table.keyCache(for: Key.self, level: level)
         if level >= 0, level < keyCache.spares.count, let core = keyCache.spares[level].idleCore(),
            core.encoderID == ObjectIdentifier(encoder) {
             core.reset(object: object, frame: frame)

@@ -65,9 +65,11 @@ extension Date: _ArchiveSpecialEncodable {
     /// NSDate: `{NS.time: seconds since 2001-01-01 UTC}`.
     func _archiveEncode(with encoder: _ArchiveEncoder, at path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         if !encoder.options.writesNSDate { return try encoder.encodeDateWithStrategy(self, at: path()) }
-        let made = encoder.makeObject(kind: .fields, className: .date)
-        let keys = encoder.table.keyCache(for: .date)
-        made.box.append(key: encoder.table.keyID("NS.time", cache: keys), .real(timeIntervalSinceReferenceDate))
+        // Through a handle and the table, not a box (which retains the table).
+        let made = encoder.makeHandle(kind: .fields, className: .date)
+        let table = encoder.table
+        let key = table.keyID("NS.time", cache: table.keyCache(for: .date))
+        table.appendField(key: key, .real(timeIntervalSinceReferenceDate), uid: made.uid, hint: made.level)
         return made.uid
     }
 }

@@ -113,18 +113,19 @@ extension ArchiveBinaryWriter {
         return ref
     }
 
-    /// Inline: a UID is one read of `uidRefs`, and a new one a few stores; only a UID whose
-    /// reference does not fit there (`largeUIDRefs`), or past the words the second pass
-    /// keeps on a large table (`sharedUIDs`), is looked up out of line.
+    /// Inline: a UID is one read of `uidRefs` (or of `sharedUIDs` in the second pass on a
+    /// large table), and a new one a few stores; only a UID whose reference does not fit
+    /// there (`largeUIDRefs`) is looked up out of line.
     @inline(__always)
     mutating func uid(_ value: Int32) -> Int {
-        let index = Int(value)
-        // (In the first pass every UID has a word.)
-        guard index < uidRefs.count else { return sharedUID(value) }
-        let known = uidRefs[index]
+        if usesSharedUIDs {
+            let ref = sharedUIDs.ref(Int(value), orNext: next)
+            return ref != next ? ref : newUID(value)
+        }
+        let known = uidRefs[Int(value)]
         if known != .max {
             if !writing {
-                sharedUIDs.markShared(index)
+                sharedUIDs.markShared(Int(value))
                 return Int(known)
             }
             if Int(known) != next { return Int(known) }
@@ -132,13 +133,6 @@ extension ArchiveBinaryWriter {
             return largeUID(value)
         }
         return newUID(value)
-    }
-
-    /// Second pass, a large table: a UID past the words of `uidRefs` kept (see ``SharedUIDRefs``).
-    @inline(never)
-    mutating func sharedUID(_ value: Int32) -> Int {
-        let ref = sharedUIDs.ref(Int(value), orNext: next)
-        return ref != next ? ref : newUID(value)
     }
 
     /// A UID kept in `largeUIDRefs`, or one not numbered yet.

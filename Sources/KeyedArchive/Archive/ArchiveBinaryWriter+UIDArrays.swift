@@ -59,21 +59,15 @@ extension ArchiveBinaryWriter {
         var index = first
         if writing {
             var scalars = self.scalars, offsets = self.offsets, values = open.values
-            let refSize = refSize, offsetSize = offsetSize
-            // On a large table, UIDs from `refs.count` on are found in `shared` (see `SharedUIDRefs`).
-            let sharedEnd = shared.isKept ? shared.end : 0
+            let refSize = refSize, offsetSize = offsetSize, usesShared = usesSharedUIDs
+            let entries = usesShared ? shared.count : refs.count
             cursor.bytes.withUnsafeBytes { record in
                 refs.withUnsafeBufferPointer { refs in
                     while index < last {
                         let value = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: start &+ 4 &* (index &- first), as: UInt32.self)))
-                        let known: UInt32
-                        if value < refs.count {
-                            known = refs[value]
-                        } else if value < sharedEnd {
-                            known = UInt32(truncatingIfNeeded: shared.ref(value, orNext: next))
-                        } else {
-                            break
-                        }
+                        guard value < entries else { break }
+                        // (`refs` is freed when `shared` is used: see `SharedUIDRefs`.)
+                        let known = usesShared ? UInt32(truncatingIfNeeded: shared.ref(value, orNext: next)) : refs[value]
                         // Not numbered by the first pass: `uid(_:)` makes it.
                         if known == .max { break }
                         if Int(known) == next {

@@ -49,15 +49,15 @@ struct ArchiveBinaryWriter {
     /// or when the reference does not fit (then in `largeUIDRefs`).
     var uidRefs: [UInt32]
     var largeUIDRefs: [Int32: Int] = [:]
-    /// On a large table, the UIDs past its first `sharedUIDsLow` met more than once (marked
-    /// by the first pass) and their references: the second pass reads them, `uidRefs` cut
-    /// to its first `sharedUIDsLow` words before the file is allocated (see ``SharedUIDRefs``).
+    /// On a large table, the UIDs met more than once (marked by the first pass) and their
+    /// references: the second pass reads them instead of `uidRefs`, freed before the file
+    /// is allocated (see `usesSharedUIDs`).
     var sharedUIDs = SharedUIDRefs()
+    /// Second pass: UIDs are found in `sharedUIDs`, `uidRefs` is freed.
+    var usesSharedUIDs = false
     /// From this many entries on (`uidRefs` of 2 MB, past the second-level caches), the
-    /// first pass marks the UIDs it meets again.
+    /// first pass marks the UIDs it meets again (see ``SharedUIDRefs``).
     static let sharedUIDsFrom = 1 << 19
-    /// The words of `uidRefs` the second pass keeps on a large table (256 KB).
-    static let sharedUIDsLow = 1 << 16
     /// Data by a seeded hash of its bytes → index in `dataFirsts` (the first data with that
     /// hash); data whose hash is taken by different bytes goes to `dataCollisions`.
     var dataByHash = ScalarRefTable()
@@ -91,9 +91,7 @@ struct ArchiveBinaryWriter {
     init(table: ArchiveObjectTable, sharedUIDsFrom: Int = Self.sharedUIDsFrom) {
         self.table = table
         uidRefs = [UInt32](repeating: .max, count: table.count)
-        if table.count >= sharedUIDsFrom {
-            sharedUIDs = SharedUIDRefs(low: min(Self.sharedUIDsLow, sharedUIDsFrom), count: table.count)
-        }
+        if table.count >= sharedUIDsFrom { sharedUIDs = SharedUIDRefs(count: table.count) }
         // Room for the inline reals at once: growing one step at a time rehashed each real
         // several times over. Past 2^18 of them (a table of 4 MB or more, far past the
         // second-level caches), room for half: room for all made a table twice the size of
@@ -109,13 +107,11 @@ struct ArchiveBinaryWriter {
     mutating func write() -> Data {
         walk()
         if sharedUIDs.isKept {
-            // Every reference in `uidRefs` (none in `largeUIDRefs`): the second pass reads
-            // its first words and `sharedUIDs`.
+            // Every reference in `uidRefs` (none in `largeUIDRefs`): the second pass reads the shared ones.
             if largeUIDRefs.isEmpty {
                 sharedUIDs.keepRefs(from: uidRefs)
-                let kept = Array(uidRefs[..<sharedUIDs.low])
                 PageRelease.free(&uidRefs)
-                uidRefs = kept
+                usesSharedUIDs = true
             } else {
                 sharedUIDs = SharedUIDRefs()
             }

@@ -113,22 +113,13 @@ extension ArchiveBinaryWriter {
         return ref
     }
 
-    /// Inline: a UID is one read of `uidRefs` (or of `sharedUIDs` in the second pass on a
-    /// large table), and a new one a few stores; only a UID whose reference does not fit
-    /// there (`largeUIDRefs`) is looked up out of line.
+    /// Inline: a UID is one read of `uidRefs`, and a new one a few stores; only a UID whose
+    /// reference does not fit there (`largeUIDRefs`) is looked up out of line.
     @inline(__always)
     mutating func uid(_ value: Int32) -> Int {
-        if usesSharedUIDs {
-            let ref = sharedUIDs.ref(Int(value), orNext: next)
-            return ref != next ? ref : newUID(value)
-        }
         let known = uidRefs[Int(value)]
         if known != .max {
-            if !writing {
-                sharedUIDs.markShared(Int(value))
-                return Int(known)
-            }
-            if Int(known) != next { return Int(known) }
+            if !writing || Int(known) != next { return Int(known) }
         } else if !largeUIDRefs.isEmpty {
             return largeUID(value)
         }

@@ -52,22 +52,17 @@ extension ArchiveBinaryWriter {
         var refs: [UInt32] = []
         swap(&refs, &uidRefs)
         defer { swap(&refs, &uidRefs) }
-        var shared = SharedUIDRefs()
-        swap(&shared, &sharedUIDs)
-        defer { swap(&shared, &sharedUIDs) }
         var next = self.next
         var index = first
         if writing {
             var scalars = self.scalars, offsets = self.offsets, values = open.values
-            let refSize = refSize, offsetSize = offsetSize, usesShared = usesSharedUIDs
-            let entries = usesShared ? shared.count : refs.count
+            let refSize = refSize, offsetSize = offsetSize
             cursor.bytes.withUnsafeBytes { record in
                 refs.withUnsafeBufferPointer { refs in
                     while index < last {
                         let value = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: start &+ 4 &* (index &- first), as: UInt32.self)))
-                        guard value < entries else { break }
-                        // (`refs` is freed when `shared` is used: see `SharedUIDRefs`.)
-                        let known = usesShared ? UInt32(truncatingIfNeeded: shared.ref(value, orNext: next)) : refs[value]
+                        guard value < refs.count else { break }
+                        let known = refs[value]
                         // Not numbered by the first pass: `uid(_:)` makes it.
                         if known == .max { break }
                         if Int(known) == next {
@@ -96,8 +91,6 @@ extension ArchiveBinaryWriter {
                             refs[value] = UInt32(truncatingIfNeeded: next)
                             scalarBytes &+= BinaryPlistEncoding.uidSize(UInt64(value))
                             next &+= 1
-                        } else {
-                            shared.markShared(value)
                         }
                         index &+= 1
                     }

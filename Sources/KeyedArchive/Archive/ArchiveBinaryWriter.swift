@@ -2,10 +2,9 @@ import Foundation
 
 extension ArchiveObjectTable {
     /// Writes the archive as a binary property list, freeing the table as it goes: once.
-    /// `sharedUIDsFrom`: see ``ArchiveBinaryWriter/sharedUIDsFrom`` (tests lower it).
-    func binary(sharedUIDsFrom: Int = ArchiveBinaryWriter.sharedUIDsFrom) -> Data {
+    func binary() -> Data {
         finishEncoding()
-        var writer = ArchiveBinaryWriter(table: self, sharedUIDsFrom: sharedUIDsFrom)
+        var writer = ArchiveBinaryWriter(table: self)
         return writer.write()
     }
 }
@@ -49,15 +48,6 @@ struct ArchiveBinaryWriter {
     /// or when the reference does not fit (then in `largeUIDRefs`).
     var uidRefs: [UInt32]
     var largeUIDRefs: [Int32: Int] = [:]
-    /// On a large table, the UIDs met more than once (marked by the first pass) and their
-    /// references: the second pass reads them instead of `uidRefs`, freed before the file
-    /// is allocated (see `usesSharedUIDs`).
-    var sharedUIDs = SharedUIDRefs()
-    /// Second pass: UIDs are found in `sharedUIDs`, `uidRefs` is freed.
-    var usesSharedUIDs = false
-    /// From this many entries on (`uidRefs` of 2 MB, past the second-level caches), the
-    /// first pass marks the UIDs it meets again (see ``SharedUIDRefs``).
-    static let sharedUIDsFrom = 1 << 19
     /// Data by a seeded hash of its bytes → index in `dataFirsts` (the first data with that
     /// hash); data whose hash is taken by different bytes goes to `dataCollisions`.
     var dataByHash = ScalarRefTable()
@@ -87,11 +77,9 @@ struct ArchiveBinaryWriter {
     var keyRefs: [Int] = []
     var childValues: [Int] = []
 
-    /// `sharedUIDsFrom`: see the static property of that name (tests lower it).
-    init(table: ArchiveObjectTable, sharedUIDsFrom: Int = Self.sharedUIDsFrom) {
+    init(table: ArchiveObjectTable) {
         self.table = table
         uidRefs = [UInt32](repeating: .max, count: table.count)
-        if table.count >= sharedUIDsFrom { sharedUIDs = SharedUIDRefs(count: table.count) }
         // Room for the inline reals at once: growing one step at a time rehashed each real
         // several times over. Past 2^18 of them (a table of 4 MB or more, far past the
         // second-level caches), room for half: room for all made a table twice the size of
@@ -106,16 +94,6 @@ struct ArchiveBinaryWriter {
     /// The file.
     mutating func write() -> Data {
         walk()
-        if sharedUIDs.isKept {
-            // Every reference in `uidRefs` (none in `largeUIDRefs`): the second pass reads the shared ones.
-            if largeUIDRefs.isEmpty {
-                sharedUIDs.keepRefs(from: uidRefs)
-                PageRelease.free(&uidRefs)
-                usesSharedUIDs = true
-            } else {
-                sharedUIDs = SharedUIDRefs()
-            }
-        }
         if lookups != nil {
             integerRefs.release()
             unsignedRefs.release()

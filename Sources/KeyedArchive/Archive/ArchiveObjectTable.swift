@@ -41,8 +41,8 @@ final class ArchiveObjectTable {
         case classEntry(name: String, classes: [String])
     }
 
-    @exclusivity(unchecked) private(set) var kinds = ChunkedScalars<EntryKind>()
-    @exclusivity(unchecked) var payloads = ChunkedScalars<UInt64>()
+    @exclusivity(unchecked) private(set) var kinds = ChunkedArray<EntryKind>()
+    @exclusivity(unchecked) var payloads = ChunkedArray<UInt64>()
     @exclusivity(unchecked) private(set) var wides: [PropertyListWideInteger] = []
     @exclusivity(unchecked) private(set) var classEntries: [(name: String, classes: [String])] = []
     /// Object records and data bytes.

@@ -31,16 +31,6 @@ enum PageRelease {
         array = []
     }
 
-    /// Frees `count` elements' allocation at `pointer`, its whole pages first given back
-    /// (as for an array).
-    static func free<Element>(_ pointer: UnsafeMutablePointer<Element>, count: Int) {
-        #if os(Linux)
-        let bytes = count * MemoryLayout<Element>.stride
-        if bytes >= minimumBytes { discardPages(UnsafeMutableRawPointer(pointer), bytes: bytes) }
-        #endif
-        pointer.deallocate()
-    }
-
     #if os(Linux)
     private static let pageSize = Int(sysconf(Int32(_SC_PAGESIZE)))
 

@@ -40,6 +40,9 @@ struct ShortStringMemo {
     /// Strings remembered since the entries were last made.
     private var remembered = 0
 
+    /// How many entries the memo has made (0 before the first string remembered).
+    var entryCount: Int { entries.count }
+
     /// Whether object `uid` is at or behind the frontier (a string read again, to look up
     /// and remember); moves the frontier to `uid` if it is beyond.
     @inline(__always)

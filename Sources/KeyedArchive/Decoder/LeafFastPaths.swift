@@ -75,14 +75,16 @@ extension _ArchiveDecoder {
     }
 
     /// The plain string of fewer than ``SharedLeafValues/sharedLength`` characters that is
-    /// object `uid`: remembered (see ``ShortStringMemo``) or made and remembered. Nil for
-    /// anything else, and once the decode has ended (a decoder kept past it reads nothing).
+    /// object `uid`: made, or when it is read again, remembered (see ``ShortStringMemo``) or
+    /// made and remembered. Nil for anything else, and once the decode has ended (a decoder
+    /// kept past it reads nothing).
     @inline(__always)
     func shortString(uid: Int) -> String? {
-        if let known = state.shortStrings.string(uid: uid), plist.objectCount != 0 { return known }
+        let again = state.shortStrings.isBehindFrontier(uid)
+        if again, let known = state.shortStrings.string(uid: uid), plist.objectCount != 0 { return known }
         guard uid > 0, uid < objects.count, let ref = try? plist.ref(objects, uid),
               let made = plist.shortString(ref, limit: SharedLeafValues.sharedLength) else { return nil }
-        state.shortStrings.remember(made, uid: uid, objectCount: objects.count)
+        if again { state.shortStrings.remember(made, uid: uid, objectCount: objects.count) }
         return made
     }
 

@@ -96,6 +96,42 @@ struct ShortStringMemoTests {
         #expect(try ArchiveDecoder().decode([String].self, from: data) == strings + strings.reversed())
     }
 
+    @Test("Strings read again after more strings than the memo's first entries decode to their own texts")
+    func entriesGrown() throws {
+        let count = 3 * ShortStringMemo.initialEntries + 100
+        let strings = (0..<count).map { "s\($0)" }
+        // Forward (first reads), then twice backwards (read again: remembered, the memo grows).
+        let uids = (0..<count).map { UInt64($0 + 3) }
+        let data = stringList(uids + uids.reversed() + uids.reversed(), strings)
+        #expect(try ArchiveDecoder().decode([String].self, from: data) == strings + strings.reversed() + strings.reversed())
+    }
+
+    @Test("Only a string at or behind the furthest UID read so far is read again")
+    func frontier() {
+        var memo = ShortStringMemo()
+        let behind = [5, 3, 5, 6, 4].map { memo.isBehindFrontier($0) }
+        #expect(behind == [false, true, true, false, true])
+    }
+
+    @Test("The memo grows while it remembers more strings than it holds, up to the archive's objects and its maximum")
+    func growthBounded() {
+        var small = ShortStringMemo()
+        for uid in 1...20_000 { small.remember("s\(uid)", uid: uid, objectCount: 5_000) }
+        #expect(small.entryCount == 8_192)  // the power of two at or above 5,000 objects
+        #expect(small.string(uid: 20_000) == "s20000")
+        #expect(small.string(uid: 20_000 - 8_192) == nil)  // its entry was taken
+        var large = ShortStringMemo()
+        for uid in 1...(2 * ShortStringMemo.initialEntries) { large.remember("s\(uid)", uid: uid, objectCount: 1 << 30) }
+        // Grew at the (initialEntries + 2)th string (the first made the entries), keeping what
+        // they held: UID 1's entry was taken by UID initialEntries + 1 before, UID 2's was not.
+        #expect(large.entryCount == 2 * ShortStringMemo.initialEntries)
+        #expect(large.string(uid: 1) == nil)
+        #expect(large.string(uid: 2) == "s2")
+        #expect(large.string(uid: ShortStringMemo.initialEntries + 2) == "s\(ShortStringMemo.initialEntries + 2)")
+        for uid in 1...(4 * ShortStringMemo.maxEntries) { large.remember("", uid: uid, objectCount: 1 << 30) }
+        #expect(large.entryCount == ShortStringMemo.maxEntries)
+    }
+
     @Test("Strings of keyed fields are remembered too: a shared name decodes in every object")
     func keyedFields() throws {
         let people = (0..<50).map { Named(name: "Person \($0 % 7)", nickname: $0 % 2 == 0 ? "even" : "an odd nickname!") }

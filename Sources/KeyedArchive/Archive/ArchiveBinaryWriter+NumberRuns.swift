@@ -22,22 +22,14 @@ extension ArchiveBinaryWriter {
         let base = payloads.startIndex &- first
         var next = self.next
         if writing {
-            var scalars = self.scalars, offsets = self.offsets, children = objectsChildren
-            let refSize = refSize, offsetSize = offsetSize
-            for index in first..<end {
-                let payload = payloads[base &+ index]
-                offsets.putBigEndian(UInt64(scalars.position), size: offsetSize)
-                if isReal {
-                    BinaryPlistEncoding.putReal(bits: payload, into: &scalars)
-                } else {
-                    BinaryPlistEncoding.putInteger(Int64(bitPattern: payload), into: &scalars)
-                }
-                children.putBigEndian(UInt64(next), size: refSize)
-                next &+= 1
+            // One loop per reference width (see ArchiveBinaryWriter+Fields.swift).
+            let numbers = payloads[(base &+ first)..<(base &+ end)]
+            switch refSize {
+            case 1: writeNumbers(numbers, isReal: isReal, next: &next, OneByteRefs.self)
+            case 2: writeNumbers(numbers, isReal: isReal, next: &next, TwoByteRefs.self)
+            case 4: writeNumbers(numbers, isReal: isReal, next: &next, FourByteRefs.self)
+            default: writeNumbers(numbers, isReal: isReal, next: &next, SizedRefs.self)
             }
-            self.scalars = scalars
-            self.offsets = offsets
-            objectsChildren = children
         } else {
             var bytes = 0
             if isReal {
@@ -50,5 +42,28 @@ extension ArchiveBinaryWriter {
         }
         self.next = next
         return end
+    }
+
+    /// The second pass of `numberRun`: writes `numbers` (reals or integers) as new objects
+    /// from `next` and their references in `$objects`, `Width` bytes a reference.
+    @inline(never)
+    private mutating func writeNumbers<Width: ArchiveRefWidth>(_ numbers: ArraySlice<UInt64>, isReal: Bool, next: inout Int, _ width: Width.Type) {
+        var scalars = self.scalars, offsets = self.offsets, children = objectsChildren
+        let refSize = refSize, offsetSize = offsetSize
+        var count = next
+        for payload in numbers {
+            offsets.putBigEndian(UInt64(scalars.position), size: offsetSize)
+            if isReal {
+                BinaryPlistEncoding.putReal(bits: payload, into: &scalars)
+            } else {
+                BinaryPlistEncoding.putInteger(Int64(bitPattern: payload), into: &scalars)
+            }
+            Width.put(count, size: refSize, into: &children)
+            count &+= 1
+        }
+        next = count
+        self.scalars = scalars
+        self.offsets = offsets
+        objectsChildren = children
     }
 }

@@ -55,30 +55,14 @@ extension ArchiveBinaryWriter {
         var next = self.next
         var index = first
         if writing {
-            var scalars = self.scalars, offsets = self.offsets, values = open.values
-            let refSize = refSize, offsetSize = offsetSize
-            cursor.bytes.withUnsafeBytes { record in
-                refs.withUnsafeBufferPointer { refs in
-                    while index < last {
-                        let value = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: start &+ 4 &* (index &- first), as: UInt32.self)))
-                        guard value < refs.count else { break }
-                        let known = refs[value]
-                        // Not numbered by the first pass: `uid(_:)` makes it.
-                        if known == .max { break }
-                        if Int(known) == next {
-                            // First met here: the UID object is written here (see `newUID(_:)`).
-                            offsets.putBigEndian(UInt64(scalars.position), size: offsetSize)
-                            BinaryPlistEncoding.putUID(UInt64(value), into: &scalars)
-                            next &+= 1
-                        }
-                        values.putBigEndian(UInt64(known), size: refSize)
-                        index &+= 1
-                    }
-                }
+            // One loop per reference width (see ArchiveBinaryWriter+Fields.swift).
+            let records = cursor.bytes
+            switch refSize {
+            case 1: index = writeUIDs(records, at: start, first..<last, refs: refs, next: &next, into: &open, OneByteRefs.self)
+            case 2: index = writeUIDs(records, at: start, first..<last, refs: refs, next: &next, into: &open, TwoByteRefs.self)
+            case 4: index = writeUIDs(records, at: start, first..<last, refs: refs, next: &next, into: &open, FourByteRefs.self)
+            default: index = writeUIDs(records, at: start, first..<last, refs: refs, next: &next, into: &open, SizedRefs.self)
             }
-            self.scalars = scalars
-            self.offsets = offsets
-            open.values = values
         } else {
             var scalarBytes = self.scalarBytes
             cursor.bytes.withUnsafeBytes { record in
@@ -100,6 +84,43 @@ extension ArchiveBinaryWriter {
         }
         self.next = next
         cursor.position = start + 4 * (index - first)
+        return index
+    }
+
+    /// The second pass of `uidRun`: writes the UIDs `range` of the record (UID `first` at
+    /// `start`) and the UID objects first met among them, `Width` bytes a reference, up to
+    /// one not numbered by the first pass; returns where it stopped.
+    @inline(never)
+    private mutating func writeUIDs<Width: ArchiveRefWidth>(_ records: [UInt8], at start: Int, _ range: Range<Int>, refs: [UInt32],
+                                                            next: inout Int, into open: inout OpenContainer, _ width: Width.Type) -> Int {
+        var scalars = self.scalars, offsets = self.offsets, values = open.values
+        let refSize = refSize, offsetSize = offsetSize
+        let first = range.lowerBound, last = range.upperBound
+        var index = first
+        var count = next
+        records.withUnsafeBytes { record in
+            refs.withUnsafeBufferPointer { refs in
+                while index < last {
+                    let value = Int(UInt32(littleEndian: record.loadUnaligned(fromByteOffset: start &+ 4 &* (index &- first), as: UInt32.self)))
+                    guard value < refs.count else { break }
+                    let known = refs[value]
+                    // Not numbered by the first pass: `uid(_:)` makes it.
+                    if known == .max { break }
+                    if Int(known) == count {
+                        // First met here: the UID object is written here (see `newUID(_:)`).
+                        offsets.putBigEndian(UInt64(scalars.position), size: offsetSize)
+                        BinaryPlistEncoding.putUID(UInt64(value), into: &scalars)
+                        count &+= 1
+                    }
+                    Width.put(Int(known), size: refSize, into: &values)
+                    index &+= 1
+                }
+            }
+        }
+        next = count
+        self.scalars = scalars
+        self.offsets = offsets
+        open.values = values
         return index
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
 
-/// An ASCII string's sort key (see ``stringSortKeys(_:visit:)``): its first 16 bytes as two
+/// An ASCII string's sort key (see ``stringSortKeys(_:)``): its first 16 bytes as two
 /// big-endian integers (zero-padded) and its position among the strings.
 typealias ASCIIPrefixKey = (high: UInt64, low: UInt64, index: Int)
 
@@ -26,17 +26,15 @@ func asciiPrefix(of bytes: UnsafeBufferPointer<UInt8>) -> (high: UInt64, low: UI
 /// string's position): `<` orders strings by Unicode scalar, and an ASCII byte is one scalar
 /// of the same value, so the bytes of ASCII strings decide, compared first as prefixes
 /// (``asciiPrefix(of:)``, ``sortASCIIPrefixKeys(_:strings:)``). When a string is not all
-/// ASCII, `<` itself sorts them (the keys' prefixes are then zero). `visit` sees each
-/// string's position and bytes as its key is made (the encoder's callers pass none).
+/// ASCII, `<` itself sorts them (the keys' prefixes are then zero).
 /// This is the one order rule for dictionary keys and set elements that are strings.
 @inline(__always)
-func stringSortKeys(_ strings: [String], visit: (Int, UnsafeBufferPointer<UInt8>) -> Void = { _, _ in }) -> [ASCIIPrefixKey] {
+func stringSortKeys(_ strings: [String]) -> [ASCIIPrefixKey] {
     var allASCII = true
     // Written in place (no capacity check per key); kept only when every string is ASCII.
     var keys = [ASCIIPrefixKey](unsafeUninitializedCapacity: strings.count) { keys, initialized in
         for index in strings.indices {
             strings[index].withContiguousUTF8 { bytes in
-                visit(index, bytes)
                 if allASCII, let prefix = asciiPrefix(of: bytes) {
                     keys.initializeElement(at: index, to: (prefix.high, prefix.low, index))
                 } else {

@@ -163,7 +163,7 @@ enum ArchiveSortKey: Comparable {
 }
 
 /// The positions of `items` in sorted order: by string for `String` elements (the common
-/// case, see ``stringSortKeys(_:visit:)``), else by ``ArchiveSortKey``. Sorting positions
+/// case, see ``stringSortKeys(_:)``), else by ``ArchiveSortKey``. Sorting positions
 /// rather than the items themselves keeps generic values from being copied on every comparison.
 func archiveSortedOrder<T: Encodable>(_ items: [T], userInfo: [CodingUserInfoKey: Any]) throws -> [Int] {
     if T.self == String.self {
@@ -207,7 +207,7 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 
 /// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
 /// gathers keys and values; one over the keys makes their sort keys
-/// (``stringSortKeys(_:visit:)``); the entries are then made in key order, in batches: each
+/// (``stringSortKeys(_:)``); the entries are then made in key order, in batches: each
 /// batch's keys are hashed for the string table (``ArchiveObjectTable/stringHash(of:)``)
 /// while the batch before is stored, and the table's slots of those hashes touched (see
 /// ``ArchiveObjectTable/prepareStrings(hashes:)``), so that the cache misses of reading a

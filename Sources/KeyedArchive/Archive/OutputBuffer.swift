@@ -16,6 +16,8 @@ import Glibc
 enum OutputBuffer {
     /// Files at least this large get pages of their own.
     static let mappedThreshold = 1 << 18
+    /// Files at least this large get transparent huge pages where they are on offer.
+    static let hugePageThreshold = 16 << 20
 
     /// A `Data` of `count` bytes, all of which `fill` writes (it is given zeros).
     static func data(count: Int, _ fill: (UnsafeMutableBufferPointer<UInt8>) -> Void) -> Data {
@@ -37,6 +39,11 @@ enum OutputBuffer {
     private static func mapped(count: Int) -> UnsafeMutableRawPointer? {
         let pointer = mmap(nil, count, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
         guard let pointer, pointer != MAP_FAILED else { return nil }
+        // The writer fills the file from its start while it frees the object table: a huge
+        // page is resident from its first byte, up to 2 MB ahead of the writer, which the
+        // peak then holds beside the table not yet freed. From 16 MB on that is at most
+        // 1/8 of the file (smaller files keep the pages' faults; see `HugePages`).
+        HugePages.advise(pointer, bytes: count, minimum: hugePageThreshold)
         return pointer
     }
     #endif

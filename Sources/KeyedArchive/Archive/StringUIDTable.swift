@@ -45,7 +45,7 @@ struct StringUIDTable {
 
     init() {
         let size = 256
-        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
+        slots = HugePages.array(repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         seed = Self.processSeed
     }
@@ -136,7 +136,7 @@ struct StringUIDTable {
     mutating func releaseLookup() {
         let size = 16
         PageRelease.free(&slots)
-        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
+        slots = HugePages.array(repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         count = 0
         released = true
@@ -172,7 +172,7 @@ struct StringUIDTable {
     private mutating func grow(to newSize: Int? = nil) {
         var oldSlots = slots
         let size = newSize ?? slots.count * 2
-        slots = [Slot](repeating: Slot(hash: 0, position: Self.empty), count: size)
+        slots = HugePages.array(repeating: Slot(hash: 0, position: Self.empty), count: size)
         mask = size - 1
         for old in oldSlots where old.position != Self.empty {
             var slot = Int(old.hash) & mask

@@ -32,7 +32,7 @@ struct ScalarRefTable {
 
     init(capacity: Int = 16) {
         let size = Self.slotCount(for: capacity, atLeast: 16)
-        words = [UInt32](repeating: Self.empty, count: size * 3)
+        words = HugePages.array(repeating: Self.empty, count: size * 3)
         mask = size - 1
         seed = Self.processSeed
     }
@@ -232,7 +232,7 @@ struct ScalarRefTable {
     private mutating func grow(to size: Int? = nil) {
         var old = words
         let size = size ?? (mask + 1) * 2
-        words = [UInt32](repeating: Self.empty, count: size * 3)
+        words = HugePages.array(repeating: Self.empty, count: size * 3)
         mask = size - 1
         var base = 0
         while base < old.count {

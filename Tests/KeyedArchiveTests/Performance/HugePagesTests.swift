@@ -20,6 +20,17 @@ struct HugePagesTests {
     }
 
     #if os(Linux)
+    /// Whether this kernel has transparent huge pages at all (their setting's file exists).
+    static var kernelHasHugePages: Bool {
+        FileManager.default.fileExists(atPath: "/sys/kernel/mm/transparent_hugepage/enabled")
+    }
+
+    /// An address in the middle of the first whole 2 MB block at or after `address`.
+    static func insideFirstBlock(from address: Int) -> Int {
+        let block = HugePages.blockBytes
+        return ((address + block - 1) & ~(block - 1)) + block / 2
+    }
+
     /// The `VmFlags` line of the mapping holding `address` in /proc/self/smaps, if any.
     static func flags(at address: Int) throws -> [Substring]? {
         // Read to the end (the file reports a size of 0, and is read as it is generated).
@@ -41,7 +52,7 @@ struct HugePagesTests {
 
     @Test("On Linux with transparent huge pages, a range's whole 2 MB blocks are marked, and a range under 4 MB is not")
     func marksOnlyLargeRanges() throws {
-        guard (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) != nil else {
+        guard Self.kernelHasHugePages else {
             print("skipped: this kernel has no transparent huge pages")
             return
         }
@@ -53,25 +64,22 @@ struct HugePagesTests {
             return
         }
         defer { munmap(region, size) }
-        let block = HugePages.blockBytes
-        let firstBlock = (Int(bitPattern: region) + block - 1) & ~(block - 1)
+        let inFirstBlock = Self.insideFirstBlock(from: Int(bitPattern: region))
 
         HugePages.advise(region, bytes: HugePages.minimumBytes - 1)
-        let unmarked = try Self.flags(at: firstBlock + block / 2)
+        let unmarked = try Self.flags(at: inFirstBlock)
         #expect(unmarked != nil && unmarked?.contains("hg") == false, "VmFlags after a 4 MB - 1 range: \(unmarked ?? [])")
 
         HugePages.advise(region, bytes: 8 << 20)
-        let marked = try Self.flags(at: firstBlock + block / 2)
+        let marked = try Self.flags(at: inFirstBlock)
         #expect(marked?.contains("hg") == true, "VmFlags after an 8 MB range: \(marked ?? [])")
         // The bytes past the range's last whole block are not marked.
-        let past = try Self.flags(at: Int(bitPattern: region) + (8 << 20) + block)
+        let past = try Self.flags(at: Int(bitPattern: region) + (8 << 20) + HugePages.blockBytes)
         #expect(past?.contains("hg") == false, "VmFlags past the range: \(past ?? [])")
 
         // A large table made through HugePages has its first whole block marked.
         var large = HugePages.array(repeating: UInt64(0), count: (8 << 20) / 8)
-        let inside = large.withUnsafeMutableBufferPointer { buffer in
-            ((Int(bitPattern: buffer.baseAddress) + block - 1) & ~(block - 1)) + block / 2
-        }
+        let inside = large.withUnsafeMutableBufferPointer { Self.insideFirstBlock(from: Int(bitPattern: $0.baseAddress)) }
         let table = try Self.flags(at: inside)
         #expect(table?.contains("hg") == true, "VmFlags of a large table's first whole block: \(table ?? [])")
         #expect(large.count == 1 << 20)
@@ -89,12 +97,9 @@ struct HugePagesTests {
         let back = try ArchiveDecoder().decode([Double].self, from: data)
         #expect(back == values)
         #if os(Linux)
-        if (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) != nil {
+        if Self.kernelHasHugePages {
             // The file's own pages (mapped by OutputBuffer) are marked.
-            let block = HugePages.blockBytes
-            let inside = data.withUnsafeBytes { raw in
-                ((Int(bitPattern: raw.baseAddress) + block - 1) & ~(block - 1)) + block / 2
-            }
+            let inside = data.withUnsafeBytes { Self.insideFirstBlock(from: Int(bitPattern: $0.baseAddress)) }
             let flags = try Self.flags(at: inside)
             #expect(flags?.contains("hg") == true, "VmFlags of the file's first whole block: \(flags ?? [])")
         }

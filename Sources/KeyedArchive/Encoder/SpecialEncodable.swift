@@ -207,63 +207,91 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 
 /// A `[String: V]` as NSDictionary, keys in `String` order: one pass over the dictionary
 /// gathers keys and values; one over the keys makes their sort keys
-/// (``stringSortKeys(_:)``); the entries are then made in key order, in batches: each
-/// batch's keys are hashed for the string table (``ArchiveObjectTable/stringHash(of:)``)
-/// while the batch before is stored, and the table's slots of those hashes touched (see
-/// ``ArchiveObjectTable/prepareStrings(hashes:)``), so that the cache misses of reading a
-/// large dictionary's keys in sorted order, and of their slots, overlap (for `Int` values,
-/// the number table's slots of each batch too, see ``ArchiveObjectTable/prepare(_:in:)``).
+/// (``stringSortKeys(_:)``); the keys, and values of a trivial type, are then moved into
+/// key order (``movedInOrder(_:_:)``), so that the entries are made reading them one after
+/// another. They are made in batches: each batch's keys are hashed for the string table
+/// (``ArchiveObjectTable/stringHash(of:)``) while the batch before is stored, and the
+/// table's slots of those hashes touched (see ``ArchiveObjectTable/prepareStrings(hashes:)``),
+/// so that the cache misses of a large dictionary's slots overlap (for `Int` values, the
+/// number table's slots of each batch too, see ``ArchiveObjectTable/prepare(_:in:)``).
 /// Their UIDs are stored in the dictionary's object at once (``ObjectBox/appendEntries(_:)``).
 /// The output is the same, byte for byte, as storing each entry in turn.
 private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,
                                                     at base: CodingPathNode) throws -> Int32 {
-    let (keys, values) = gatheredEntries(dictionary)
+    var (keys, values) = gatheredEntries(dictionary)
     let table = encoder.table
     let count = keys.count
     let sorted = stringSortKeys(keys)
+    // Read one after another below, instead of each at its sorted position's random place
+    // (a cache miss each once the dictionary outgrows the caches, one after another).
+    let orderedKeys = movedInOrder(&keys, sorted)
+    keys = []
+    let orderedValues: [V]? = _isPOD(V.self) ? sorted.map { values[$0.index] } : nil
+    if orderedValues != nil { values = [] }
     let made = encoder.makeObject(kind: .dictionary)
     // Distinct keys: at most this many new strings.
     table.reserveStrings(count)
-    let batch = 16
     let storedBefore = table.numberCount(in: .integers)
     // Each entry's key and value UIDs, stored in the dictionary's object at the end.
     var pairs = [Int32](repeating: 0, count: 2 * count)
     try pairs.withUnsafeMutableBufferPointer { pairs in
-        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * batch) { hashes in
-            // The hashes of the keys at sorted positions `first..<end`, at `position % (2 * batch)`.
+        try withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 2 * entryBatch) { hashes in
+            // The hashes of the keys at sorted positions `first..<end`, at `position & hashMask`.
             func hashKeys(_ first: Int, _ end: Int) {
                 for position in first..<end {
-                    hashes[position % (2 * batch)] = keys[sorted[position].index].withContiguousUTF8 { table.stringHash(of: $0) }
+                    hashes[position & hashMask] = orderedKeys[position].withContiguousUTF8 { table.stringHash(of: $0) }
                 }
-                if count >= 4 * batch {
-                    table.prepareStrings(hashes: (first..<end).lazy.map { hashes[$0 % (2 * batch)] })
+                if count >= 4 * entryBatch {
+                    table.prepareStrings(hashes: (first..<end).lazy.map { hashes[$0 & hashMask] })
                 }
             }
-            hashKeys(0, Swift.min(batch, count))
-            for position in sorted.indices {
-                if position % batch == 0 {
-                    if V.self == Int.self {
+            hashKeys(0, Swift.min(entryBatch, count))
+            for position in 0..<count {
+                if position & (entryBatch - 1) == 0 {
+                    if V.self == Int.self, let orderedValues {
                         // As for arrays of numbers (`boxNumbers`): when the first values are mostly
                         // new numbers, room for the rest is made at once.
-                        if position == 4 * batch, table.numberCount(in: .integers) - storedBefore >= 3 * batch {
+                        if position == 4 * entryBatch, table.numberCount(in: .integers) - storedBefore >= 3 * entryBatch {
                             table.reserveNumbers(count - position, in: .integers)
                         }
-                        let ints = unsafeBitCast(values, to: [Int].self)  // the same type (V is Int)
-                        table.prepare(sorted[position..<Swift.min(position + batch, count)].lazy.map { UInt64(bitPattern: Int64(ints[$0.index])) },
+                        let ints = unsafeBitCast(orderedValues, to: [Int].self)  // the same type (V is Int)
+                        table.prepare(ints[position..<Swift.min(position + entryBatch, count)].lazy.map { UInt64(bitPattern: Int64($0)) },
                                       in: .integers)
                     }
                     // The next batch's keys.
-                    hashKeys(Swift.min(position + batch, count), Swift.min(position + 2 * batch, count))
+                    hashKeys(Swift.min(position + entryBatch, count), Swift.min(position + 2 * entryBatch, count))
                 }
-                let index = sorted[position].index
-                let key = keys[index]
-                pairs[2 * position] = table.string(key, hash: hashes[position % (2 * batch)])
-                pairs[2 * position + 1] = encoder.elementUID(try encoder.box(values[index], at: base.appending(ArchiveCodingKey(stringValue: key))))
+                let key = orderedKeys[position]
+                pairs[2 * position] = table.string(key, hash: hashes[position & hashMask])
+                let value = orderedValues?[position] ?? values[sorted[position].index]
+                pairs[2 * position + 1] = encoder.elementUID(try encoder.box(value, at: base.appending(ArchiveCodingKey(stringValue: key))))
             }
         }
     }
     pairs.withUnsafeBufferPointer { made.box.appendEntries($0) }
     return made.uid
+}
+
+/// The entries of a dictionary are made this many at a time (see `archiveEncodeStringKeyed`);
+/// a power of two, so positions in a batch are masks, not divisions.
+private let entryBatch = 16
+/// Where a key's hash is kept among the two batches' (`position & hashMask`).
+private let hashMask = 2 * entryBatch - 1
+
+/// The strings of `strings` in the order `sorted` gives (its `index`es, each once), moved
+/// out rather than copied: an empty string takes each one's place, so neither array pays
+/// reference counting for them. The reads are random but independent: a tight loop, whose
+/// cache misses overlap.
+private func movedInOrder(_ strings: inout [String], _ sorted: [ASCIIPrefixKey]) -> [String] {
+    strings.withUnsafeMutableBufferPointer { source in
+        [String](unsafeUninitializedCapacity: sorted.count) { ordered, initialized in
+            for (position, key) in sorted.enumerated() {
+                ordered.initializeElement(at: position, to: source.moveElement(from: key.index))
+                source.initializeElement(at: key.index, to: "")
+            }
+            initialized = sorted.count
+        }
+    }
 }
 
 /// The keys and values of `dictionary`, in its order, gathered in one pass straight into

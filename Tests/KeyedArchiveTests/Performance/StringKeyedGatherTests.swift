@@ -93,6 +93,29 @@ struct StringKeyedGatherTests {
         }
     }
 
+    /// The keys, and values of a trivial type, are moved into key order out of the encoder's
+    /// own gathered copies (`movedInOrder`): the caller's dictionary is as it was (its long
+    /// keys are reference-counted strings, moved without a retain), a second encode gives the
+    /// same bytes, and trivial values other than `Int` (`Double`, `Bool`) decode to the same.
+    @Test("Entries moved into key order leave the dictionary as it was", arguments: [2, 64, 65, 700])
+    func movedEntriesLeaveDictionary(count: Int) throws {
+        let names = keys(count)
+        func reals() -> [String: Double] { Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Double($0) / 8) }) }
+        func flags() -> [String: Bool] { Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 % 3 == 0) }) }
+        let (realValues, flagValues) = (reals(), flags())
+        for format in PropertyListFormat.allCases {
+            let encoder = ArchiveEncoder()
+            encoder.outputFormat = format
+            let first = try encoder.encode(realValues)
+            #expect(try encoder.encode(realValues) == first, "\(count) reals, \(format)")
+            #expect(try ArchiveDecoder().decode([String: Double].self, from: first) == reals())
+            let flagData = try encoder.encode(flagValues)
+            #expect(try ArchiveDecoder().decode([String: Bool].self, from: flagData) == flags())
+        }
+        #expect(realValues == reals() && flagValues == flags())
+        #expect(realValues.keys.sorted() == names.sorted())
+    }
+
     /// A value that throws stops the encode with its error, at its key's path, whichever
     /// entry it is; the same encoder then encodes the dictionary without it.
     @Test("An entry's error names its key", arguments: [1, 20, 64, 300])

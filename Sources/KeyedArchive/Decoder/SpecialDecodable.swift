@@ -278,6 +278,25 @@ extension Dictionary: _ArchiveSpecialDecodable where Key: Decodable, Value: Deco
     /// From an NSDictionary (any key type), an NSCountedSet (objects and their counts), or
     /// an object's fields (string keys). The caller has entered the object (``_ArchiveDecoder/unbox(_:from:at:)``).
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Dictionary {
+        if Key.self == String.self {
+            // String keys (the common case), through code specialized for the commonest value
+            // types (the same type: `Key` is `String`, `Value` the type compared), so that each
+            // entry's value, key hashing and insertion are not generic steps.
+            if Value.self == Int.self {
+                return unsafeBitCast(try [String: Int].archiveDecodeEntries(from: decoder, slot: slot, at: path()), to: Dictionary.self)
+            }
+            if Value.self == String.self {
+                return unsafeBitCast(try [String: String].archiveDecodeEntries(from: decoder, slot: slot, at: path()), to: Dictionary.self)
+            }
+            if Value.self == Double.self {
+                return unsafeBitCast(try [String: Double].archiveDecodeEntries(from: decoder, slot: slot, at: path()), to: Dictionary.self)
+            }
+        }
+        return try archiveDecodeEntries(from: decoder, slot: slot, at: path())
+    }
+
+    /// ``_archiveDecode(from:slot:at:)``'s reading of the entries, for any key and value type.
+    private static func archiveDecodeEntries(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> Dictionary {
         let path = path()
         let owner = slot.objectIndex
         let plist = decoder.plist

@@ -9,6 +9,49 @@ import Testing
 // nested string-keyed dictionaries read back whole.
 @Suite("Codec: string-keyed dictionaries from NSDictionary")
 struct StringKeyedDictionaryDecodeTests {
+    /// `[String: Int]`, `[String: String]` and `[String: Double]` are read by code specialized
+    /// for them (`Dictionary._archiveDecode`); any other value type by the generic code. Both
+    /// read the same entries from every layout: Foundation's NSDictionary, ours in binary and
+    /// XML, an object's fields, and an NSCountedSet (objects and their counts).
+    @Test("Specialized value types decode as the generic path, from every layout")
+    func specializedEqualsGeneric() throws {
+        let names = (0..<300).map { $0 % 7 == 0 ? "a longer key, past fifteen bytes \($0)" : "k\($0)" }
+        let ints = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0 * 7 - 1_000) })
+        let strings = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, "value \($0)") })
+        let reals = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, Double($0) / 4) })
+        var archives: [(String, Data)] = [
+            ("Foundation ints", foundationArchive(NSDictionary(dictionary: ints))),
+            ("Foundation strings", foundationArchive(NSDictionary(dictionary: strings))),
+            ("Foundation reals", foundationArchive(NSDictionary(dictionary: reals))),
+            ("fields", try ArchiveEncoder().encode(FieldsRecord(first: 1, second: 2))),
+            ("counted set", foundationArchive(NSCountedSet(array: ["x", "y", "y", "z", "z", "z"]))),
+        ]
+        for format in PropertyListFormat.allCases {
+            let encoder = ArchiveEncoder()
+            encoder.outputFormat = format
+            archives += [("ints \(format)", try encoder.encode(ints)), ("strings \(format)", try encoder.encode(strings)),
+                         ("reals \(format)", try encoder.encode(reals))]
+        }
+        let decoder = ArchiveDecoder()
+        var decodedAny = 0
+        for (name, data) in archives {
+            // The specialized and generic readings agree, including on which archives throw.
+            let int = try? decoder.decode([String: Int].self, from: data)
+            #expect(int == (try? decoder.decode([String: Plain<Int>].self, from: data))?.mapValues(\.value), "\(name) as Int")
+            let string = try? decoder.decode([String: String].self, from: data)
+            #expect(string == (try? decoder.decode([String: Plain<String>].self, from: data))?.mapValues(\.value), "\(name) as String")
+            let real = try? decoder.decode([String: Double].self, from: data)
+            #expect(real == (try? decoder.decode([String: Plain<Double>].self, from: data))?.mapValues(\.value), "\(name) as Double")
+            decodedAny += [int == nil, string == nil, real == nil].filter { !$0 }.count
+        }
+        #expect(try decoder.decode([String: Int].self, from: foundationArchive(NSDictionary(dictionary: ints))) == ints)
+        #expect(try decoder.decode([String: String].self, from: archives[1].1) == strings)
+        #expect(try decoder.decode([String: Double].self, from: archives[2].1) == reals)
+        #expect(try decoder.decode([String: Int].self, from: archives[3].1) == ["first": 1, "second": 2])
+        #expect(try decoder.decode([String: Int].self, from: archives[4].1) == ["x": 1, "y": 2, "z": 3])
+        #expect(decodedAny >= archives.count)
+    }
+
     @Test("Two keys with one text (the string \"1\" and the number 1) give one entry, without a trap")
     func sameTextTwice() throws {
         let data = foundationArchive(NSDictionary(dictionary: ["1": "string", 1: "number"]), format: .binary)
@@ -40,4 +83,17 @@ struct StringKeyedDictionaryDecodeTests {
         #expect(try ArchiveDecoder().decode([String: Int].self, from: try encoder.encode(counts)) == counts)
         #expect(try ArchiveDecoder().decode([String: [String: Int]].self, from: try encoder.encode(nested)) == nested)
     }
+}
+
+/// A value read through a single-value container: `[String: Plain<V>]` takes the generic
+/// dictionary path where `[String: V]` takes the specialized one.
+private struct Plain<Value: Decodable & Equatable>: Decodable, Equatable {
+    var value: Value
+    init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Value.self) }
+}
+
+/// A keyed object whose fields read as a `[String: Int]`.
+private struct FieldsRecord: Codable {
+    var first: Int
+    var second: Int
 }

@@ -28,11 +28,7 @@ enum HugePages {
     static func advise(_ start: UnsafeMutableRawPointer, bytes: Int, minimum: Int = minimumBytes) {
         #if os(Linux)
         guard bytes >= minimum else { return }
-        let mask = blockBytes - 1
-        let first = (Int(bitPattern: start) &+ mask) & ~mask
-        let end = (Int(bitPattern: start) &+ bytes) & ~mask
-        guard end > first, let block = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(block, end - first, MADV_HUGEPAGE)
+        MemoryAdvice.wholeBlocks(start, bytes: bytes, block: blockBytes, advice: MADV_HUGEPAGE)
         #endif
     }
 

@@ -38,11 +38,7 @@ enum PageRelease {
     /// afterwards, a file mapping reads the file's bytes again (see
     /// `MappedFile.releaseResidentPages(address:count:)`).
     static func discardPages(_ start: UnsafeMutableRawPointer, bytes: Int) {
-        let mask = pageSize - 1
-        let first = (Int(bitPattern: start) + mask) & ~mask
-        let end = (Int(bitPattern: start) + bytes) & ~mask
-        guard end > first, let page = UnsafeMutableRawPointer(bitPattern: first) else { return }
-        _ = madvise(page, end - first, MADV_DONTNEED)
+        MemoryAdvice.wholeBlocks(start, bytes: bytes, block: pageSize, advice: MADV_DONTNEED)
     }
     #endif
 }

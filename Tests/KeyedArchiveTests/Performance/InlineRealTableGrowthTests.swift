@@ -3,8 +3,8 @@ import Testing
 @testable import KeyedArchive
 
 // The binary writer's table of shared reals starts with room for half the `Double` fields
-// when there are 2^18 or more (scaleenc), for all of them below: records whose reals are
-// mostly distinct make the first grow while the file is numbered.
+// (realhalf; from 2^18 of them only, before): records whose reals are mostly distinct make
+// it grow while the file is numbered, at every size.
 // Each distinct real must still be one object of the file, and each repeated one shared.
 
 private struct Reading: Codable, Equatable {
@@ -29,8 +29,9 @@ struct InlineRealTableGrowthTests {
         return (count, bits)
     }
 
-    /// Below the threshold and past it (three reals a record).
-    @Test(arguments: [10, 1_000, ArchiveBinaryWriter.halfRoomReals / 3 + 1_000])
+    /// Small and large (three reals a record: 2.5 distinct ones, more than the first room
+    /// of half the reals, so the table grows in each).
+    @Test(arguments: [10, 1_000, 30_000])
     func everyDistinctRealIsOneObject(records: Int) throws {
         // `at` and `value` are new in every record, `unit` too in the second half (2.5
         // distinct reals a record: more than the table's first room, whatever the rounding

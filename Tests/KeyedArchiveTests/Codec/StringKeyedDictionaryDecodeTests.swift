@@ -44,7 +44,7 @@ struct StringKeyedDictionaryDecodeTests {
             #expect(real == (try? decoder.decode([String: Plain<Double>].self, from: data))?.mapValues(\.value), "\(name) as Double")
             decodedAny += [int == nil, string == nil, real == nil].filter { !$0 }.count
         }
-        #expect(try decoder.decode([String: Int].self, from: foundationArchive(NSDictionary(dictionary: ints))) == ints)
+        #expect(try decoder.decode([String: Int].self, from: archives[0].1) == ints)
         #expect(try decoder.decode([String: String].self, from: archives[1].1) == strings)
         #expect(try decoder.decode([String: Double].self, from: archives[2].1) == reals)
         #expect(try decoder.decode([String: Int].self, from: archives[3].1) == ["first": 1, "second": 2])

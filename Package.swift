@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "SanitizerDefaults", path: "Tests/SanitizerDefaults"),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "KeyedArchiveCodegen", "HostileArchives", "SanitizerDefaults"],
+            dependencies: ["KeyedArchive", "KeyedArchiveCodegen", "HostileArchives", "SanitizerDefaults", "CacheHints"],
             path: "Tests/KeyedArchiveTests",
             exclude: ["CLI/Snapshots", "Hostile/Crashers", "Corpus/reachable_strings.py", "AppKitTypes/appkit_objects.py"]
         ),

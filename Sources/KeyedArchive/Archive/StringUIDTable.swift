@@ -1,4 +1,4 @@
-import CacheHints
+internal import CacheHints
 import Foundation
 
 /// The archive writer's strings, uniqued by their exact UTF-8 bytes; it also keeps them

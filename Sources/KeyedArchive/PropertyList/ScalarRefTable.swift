@@ -1,4 +1,4 @@
-import CacheHints
+internal import CacheHints
 
 /// A map from 64-bit scalar keys (integers, the bit patterns of reals and dates, UIDs) to
 /// object references, for uniquing scalars while writing.

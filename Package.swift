@@ -11,7 +11,9 @@ let package = Package(
     ],
     targets: [
         // The library: property-list engine, archive object model, encoder, decoder, compatibility layer.
-        .target(name: "KeyedArchive", path: "Sources/KeyedArchive"),
+        .target(name: "KeyedArchive", dependencies: ["CacheHints"], path: "Sources/KeyedArchive"),
+        // Prefetch, which Swift cannot spell (C, inlined into the library). Not a product.
+        .target(name: "CacheHints", path: "Sources/CacheHints"),
         // The command-line tool: `swift run keyedarchive --help`.
         .executableTarget(
             name: "keyedarchive",
@@ -54,7 +56,7 @@ let package = Package(
         .target(name: "SanitizerDefaults", path: "Tests/SanitizerDefaults"),
         .testTarget(
             name: "KeyedArchiveTests",
-            dependencies: ["KeyedArchive", "KeyedArchiveCodegen", "HostileArchives", "SanitizerDefaults"],
+            dependencies: ["KeyedArchive", "KeyedArchiveCodegen", "HostileArchives", "SanitizerDefaults", "CacheHints"],
             path: "Tests/KeyedArchiveTests",
             exclude: ["CLI/Snapshots", "Hostile/Crashers", "Corpus/reachable_strings.py", "AppKitTypes/appkit_objects.py"]
         ),

@@ -59,8 +59,6 @@ final class ArchiveObjectTable {
     @exclusivity(unchecked) private var unsignedUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var realUIDs = ScalarRefTable()
     @exclusivity(unchecked) private var floatUIDs = ScalarRefTable()
-    /// What `prepare(_:in:)` read (kept so that the reads are not optimized away; never used).
-    @exclusivity(unchecked) private var preloaded: UInt32 = 0
     /// Integers beyond 64 bits (rare): by value.
     @exclusivity(unchecked) private var wideUIDs: [PropertyListWideInteger: Int32] = [:]
     @exclusivity(unchecked) private var boolUIDs: (false: Int32, true: Int32) = (0, 0)
@@ -139,14 +137,12 @@ final class ArchiveObjectTable {
         stringUIDs.reserve(count)
     }
 
-    /// Touches the slots of a batch of strings about to be stored with ``string(_:hash:)``
-    /// (`hashes`: their ``stringHash(of:)``) so that their cache misses overlap (see
-    /// ``StringUIDTable/homeWord(hash:)``). Changes nothing that is stored.
+    /// Asks for the slots of a batch of strings about to be stored with ``string(_:hash:)``
+    /// (`hashes`: their ``stringHash(of:)``) so that their cache misses overlap with the work
+    /// (see ``StringUIDTable/prefetchHome(hash:)``). Changes nothing that is stored.
     @inline(__always)
     func prepareStrings(hashes: some Sequence<UInt32>) {
-        var touched: UInt32 = 0
-        for hash in hashes { touched |= stringUIDs.homeWord(hash: hash) }
-        preloaded |= touched
+        for hash in hashes { stringUIDs.prefetchHome(hash: hash) }
     }
 
     func integer(_ value: Int64) -> Int32 {
@@ -197,18 +193,17 @@ final class ArchiveObjectTable {
         if which == .integers { integerUIDs.reserve(count) } else { realUIDs.reserve(count) }
     }
 
-    /// Touches the slots of `keys` (bit patterns of a batch of numbers about to be stored with
-    /// ``integer(_:)`` or ``real(_:)``) in `which`: their cache misses then overlap (a million
-    /// distinct numbers otherwise wait on memory one at a time). Changes nothing that is stored.
+    /// Asks for the slots of `keys` (bit patterns of a batch of numbers about to be stored with
+    /// ``integer(_:)`` or ``real(_:)``) in `which`: their cache misses then overlap with the
+    /// work (a million distinct numbers otherwise wait on memory one at a time). Changes
+    /// nothing that is stored.
     @inline(__always)
     func prepare(_ keys: some Sequence<UInt64>, in which: NumberTable) {
-        var touched: UInt32 = 0
         if which == .integers {
-            for key in keys { touched |= integerUIDs.homeWord(key) }
+            for key in keys { integerUIDs.prefetchHome(key) }
         } else {
-            for key in keys { touched |= realUIDs.homeWord(key) }
+            for key in keys { realUIDs.prefetchHome(key) }
         }
-        preloaded = touched
     }
 
     /// Stores a batch of numbers (`keys`: their bit patterns) in `which` and appends their

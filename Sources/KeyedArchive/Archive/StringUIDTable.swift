@@ -1,3 +1,4 @@
+internal import CacheHints
 import Foundation
 
 /// The archive writer's strings, uniqued by their exact UTF-8 bytes; it also keeps them
@@ -115,20 +116,23 @@ struct StringUIDTable {
     }
 
     /// The hash a string is stored and found by (its home slot is the hash masked to the table).
-    /// `mutating` though it changes nothing, as ``find(_:)`` is (and ``homeWord(hash:)``).
+    /// `mutating` though it changes nothing, as ``find(_:)`` is (and ``prefetchHome(hash:)``).
     @inline(__always)
     mutating func hash(of bytes: UnsafeBufferPointer<UInt8>) -> UInt32 {
         let full = ByteHash.hash(bytes, seed: seed)
         return UInt32(truncatingIfNeeded: full ^ (full >> 32))
     }
 
-    /// Reads the home slot of a string whose ``hash(of:)`` is `hash` (about to be looked up
-    /// with ``find(_:hash:)``) and returns a word of it: the cache misses of a batch of such
-    /// reads then overlap instead of each waiting on memory in turn (a large dictionary's new
-    /// keys land in random slots of a table larger than the cache). Changes nothing.
+    /// Asks for the home slot of a string whose ``hash(of:)`` is `hash` (about to be looked
+    /// up with ``find(_:hash:)``) to be brought into the cache, without waiting for it
+    /// (`cache_hint_read`): the cache misses of a batch of them then overlap with the work
+    /// instead of each waiting on memory in turn (a large dictionary's new keys land in
+    /// random slots of a table larger than the cache). Changes nothing.
     @inline(__always)
-    mutating func homeWord(hash: UInt32) -> UInt32 {
-        slots[Int(hash) & mask].position
+    mutating func prefetchHome(hash: UInt32) {
+        let index = Int(hash) & mask
+        // `index <= mask < slots.count`, and a prefetch never faults.
+        slots.withUnsafeBufferPointer { cache_hint_read($0.baseAddress.map { $0 + index }) }
     }
 
     /// Drops the lookup (slots) and keeps the strings: the table is done finding

@@ -1,3 +1,5 @@
+internal import CacheHints
+
 /// A map from 64-bit scalar keys (integers, the bit patterns of reals and dates, UIDs) to
 /// object references, for uniquing scalars while writing.
 ///
@@ -20,9 +22,6 @@ struct ScalarRefTable {
     private var mask: Int
     private(set) var count = 0
     private let seed: UInt64
-    /// What ``refsOrInsert(_:firstNew:into:)`` read ahead (kept so that the reads are not
-    /// optimized away; never used).
-    private var preloaded: UInt32 = 0
 
     private static let empty: UInt32 = 0
     private static let aside = UInt32.max
@@ -86,12 +85,15 @@ struct ScalarRefTable {
         }
     }
 
-    /// The first word of `key`'s home slot. Reading it changes nothing; a caller about to
-    /// look up many keys reads theirs first, a batch at a time, so that the cache misses of
-    /// a large table overlap instead of coming one after another.
+    /// Asks for `key`'s home slot to be brought into the cache without waiting for it
+    /// (`cache_hint_read`). A caller about to look up many keys asks for theirs a batch
+    /// ahead, so that the cache misses of a large table overlap with its work instead of
+    /// coming one after another. Changes nothing.
     @inline(__always)
-    func homeWord(_ key: UInt64) -> UInt32 {
-        words[slot(for: key) &* 3]
+    mutating func prefetchHome(_ key: UInt64) {
+        let base = slot(for: key) &* 3
+        // `base` is inside `words` (a slot's 3 words are), and a prefetch never faults.
+        words.withUnsafeBufferPointer { cache_hint_read($0.baseAddress.map { $0 + base }) }
     }
 
     /// Stores `ref` (non-negative) for `key`, which the caller has just looked up and not found.
@@ -146,14 +148,13 @@ struct ScalarRefTable {
         reserve(keys.count)
         let mask = mask, seed = seed
         var fresh = 0
-        var touched: UInt32 = 0
         // `refs` holds each key's home slot until its reference replaces it.
         words.withUnsafeMutableBufferPointer { words in
             // `index <= mask` and `words.count == 3 * (mask + 1)`: each slot's 3 words are inside.
             for (i, key) in keys.enumerated() {
                 let home = Self.slot(for: key, seed: seed, mask: mask)
                 refs[i] = home
-                touched |= words[home &* 3]
+                cache_hint_read(words.baseAddress.map { $0 + home &* 3 })
             }
             for (i, key) in keys.enumerated() {
                 var index = refs[i]
@@ -179,7 +180,6 @@ struct ScalarRefTable {
             }
         }
         count += fresh
-        preloaded = touched
         return fresh
     }
 

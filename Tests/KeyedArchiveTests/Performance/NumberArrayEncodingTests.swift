@@ -48,13 +48,14 @@ private struct Around<N: Encodable>: Encodable {
 
 @Suite("Arrays of numbers (round 7) equal the general path")
 struct NumberArrayEncodingTests {
-    /// Sizes around the batch of 16 and the 64 elements after which room is made at
-    /// once; numbers repeated within the array and shared with other fields; binary and XML.
+    /// Sizes around a batch (64 elements, which is also how many come before room is made
+    /// at once), two batches, and the batch of 16 it once was; numbers repeated within the
+    /// array and shared with other fields; binary and XML.
     @Test func intsAndDoublesEqualTheGeneralPath() throws {
         let encoder = ArchiveEncoder()
         for format in [ArchiveEncoder.OutputFormat.binary, .xml] {
             encoder.outputFormat = format
-            for count in [0, 1, 15, 16, 17, 63, 64, 65, 100, 3_000] {
+            for count in [0, 1, 15, 16, 17, 63, 64, 65, 100, 127, 128, 129, 3_000] {
                 let ints = testInts(count)
                 let doubles = testDoubles(count)
                 #expect(try encoder.encode(ints) == encoder.encode(generalPath(ints)), "\(count) ints, \(format)")
@@ -75,12 +76,15 @@ struct NumberArrayEncodingTests {
     /// at a batch's edge), under each strategy: the same bytes, or the same error at the
     /// same path, as the general path.
     @Test func nonConformingDoublesEqualTheGeneralPath() throws {
-        var doubles = (0..<40).map { Double($0) / 4 }
+        var doubles = (0..<140).map { Double($0) / 4 }
         doubles[0] = .infinity
         doubles[15] = -.infinity
         doubles[16] = .nan
         doubles[17] = .infinity
-        doubles[39] = .nan
+        doubles[63] = -.infinity
+        doubles[64] = .nan
+        doubles[65] = .infinity
+        doubles[139] = .nan
         let strategies: [ArchiveEncoder.NonConformingFloatEncodingStrategy] = [
             .allow, .convertToString(positiveInfinity: "+inf", negativeInfinity: "-inf", nan: "nan"),
         ]

@@ -4,8 +4,9 @@ import Foundation
 // container (an NSArray of one number object per element, equal numbers shared), a batch
 // of elements at a time: the batch's numbers are uniqued with one probe each, their home
 // slots asked for first (a prefetch) so that the cache misses of a large table overlap,
-// and their entries and elements appended together (see `ArchiveObjectTable.appendNumberElements`). The
-// output is the same, byte for byte, as storing each element in turn.
+// and their entries and elements appended together (see
+// `ArchiveObjectTable.appendNumberElements`). The output is the same, byte for byte, as
+// storing each element in turn.
 extension _ArchiveEncoder {
     /// Elements per batch: enough to overlap the cache misses of a large number table. With
     /// a batch's slots prefetched rather than read (see ``ScalarRefTable/prefetchHome(_:)``),

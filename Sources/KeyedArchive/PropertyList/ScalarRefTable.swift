@@ -88,7 +88,8 @@ struct ScalarRefTable {
     /// Asks for `key`'s home slot to be brought into the cache without waiting for it
     /// (`cache_hint_read`). A caller about to look up many keys asks for theirs a batch
     /// ahead, so that the cache misses of a large table overlap with its work instead of
-    /// coming one after another. Changes nothing.
+    /// coming one after another. Changes nothing; `mutating` all the same, so that a table
+    /// stored in a class is used in place rather than copied out for the call.
     @inline(__always)
     mutating func prefetchHome(_ key: UInt64) {
         let base = slot(for: key) &* 3

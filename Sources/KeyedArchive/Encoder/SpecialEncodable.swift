@@ -211,9 +211,10 @@ extension Dictionary: _ArchiveSpecialEncodable where Key: Encodable, Value: Enco
 /// key order (``movedInOrder(_:_:)``), so that the entries are made reading them one after
 /// another. They are made in batches: each batch's keys are hashed for the string table
 /// (``ArchiveObjectTable/stringHash(of:)``) while the batch before is stored, and the
-/// table's slots of those hashes touched (see ``ArchiveObjectTable/prepareStrings(hashes:)``),
-/// so that the cache misses of a large dictionary's slots overlap (for `Int` values, the
-/// number table's slots of each batch too, see ``ArchiveObjectTable/prepare(_:in:)``).
+/// table's slots of those hashes asked for (a prefetch, see
+/// ``ArchiveObjectTable/prepareStrings(hashes:)``), so that the cache misses of a large
+/// dictionary's slots overlap with the work (for `Int` values, the number table's slots of
+/// each batch too, at the start of the batch, see ``ArchiveObjectTable/prepare(_:in:)``).
 /// Their UIDs are stored in the dictionary's object at once (``ObjectBox/appendEntries(_:)``).
 /// The output is the same, byte for byte, as storing each entry in turn.
 private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], with encoder: _ArchiveEncoder,

@@ -20,7 +20,8 @@ struct CacheHintsTests {
         cache_hint_read(nil)
         let size = 1 << 16
         let mapping = mmap(nil, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-        let base = try #require(mapping == MAP_FAILED ? nil : mapping)
+        // MAP_FAILED is (void *)-1, a macro Swift does not import everywhere.
+        let base = try #require(mapping == UnsafeMutableRawPointer(bitPattern: -1) ? nil : mapping)
         cache_hint_read(base)
         cache_hint_read(base + size / 2)
         #expect(munmap(base, size) == 0)

@@ -18,7 +18,9 @@ let package = Package(
         .executableTarget(name: "FuzzHostileGraph", dependencies: ["HostileArchives", keyedArchive], path: "Sources/FuzzHostileGraph"),
         // `keyedarchive swift`'s generator, compiled into the target (the main package's
         // KeyedArchiveCodegen target name is taken): Sources/FuzzSwiftCodegen/Codegen links to
-        // ../../Sources/KeyedArchiveCodegen, and the checker files to the tests'.
+        // ../../Sources/KeyedArchiveCodegen, the checker files to the tests', and ArchiveText.swift
+        // to the library's escaping helper, which the generator uses and which is `package` there
+        // (not visible from this package).
         .executableTarget(name: "FuzzSwiftCodegen", dependencies: [keyedArchive], path: "Sources/FuzzSwiftCodegen"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,0 +1,1 @@
+../../../Sources/KeyedArchive/Archive/ArchiveText.swift

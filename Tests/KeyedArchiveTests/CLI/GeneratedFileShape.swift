@@ -16,6 +16,13 @@ enum GeneratedFileShape {
         "to", "from", "data", "ArchiveDecoder", "forKey", "archive", "Set", "$0", "String",
     ]
 
+    /// What a class that decodes in two phases (`ArchiveReferenceCodable`, an object on a
+    /// cycle; see SwiftEmitter+TwoPhase.swift) adds to that vocabulary.
+    static let twoPhaseVocabulary: Set<String> = [
+        "ArchiveReferenceCodable", "decodeFields", "decodeIfPresent", "weak", "unkeyedContainer", "isAtEnd",
+        "append", "while", "for", "item", "keyedBy",
+    ]
+
     /// Members every declared type may have besides its properties and cases.
     static let helperMembers: Set<String> = [
         "let archivedClassName", "let archivedSuperclassNames", "init init", "func encode", "enum CodingKeys",
@@ -49,6 +56,10 @@ enum GeneratedFileShape {
             expectedTypes.insert(.init(keyword: composite.isClass || composite.holdsItself ? "class" : "struct", path: path))
             allowed.insert(composite.name.name)
             var names: Set<String> = []
+            if composite.isTwoPhase {
+                names.insert("func decodeFields")
+                allowed.formUnion(twoPhaseVocabulary)
+            }
             for property in composite.properties {
                 names.insert("var " + property.name.name)
                 allowed.insert(property.name.name)

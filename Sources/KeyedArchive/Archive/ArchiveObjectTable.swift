@@ -186,11 +186,20 @@ final class ArchiveObjectTable {
         which == .integers ? integerUIDs.count : realUIDs.count
     }
 
-    /// Makes room in `which` for `count` more numbers, so that storing a large array of
-    /// distinct numbers does not grow it step by step (each step moves every number already
-    /// stored, with a cache miss each).
-    func reserveNumbers(_ count: Int, in which: NumberTable) {
-        if which == .integers { integerUIDs.reserve(count) } else { realUIDs.reserve(count) }
+    /// How many values of an array or dictionary of numbers are stored before it is decided
+    /// whether room for the rest is made at once (see
+    /// ``reserveNumbers(remaining:ifMostlyNewSince:in:)``).
+    static let numbersBeforeReserving = 64
+
+    /// Makes room in `which` for the `remaining` values of an array or dictionary of numbers
+    /// when at least three quarters of its first ``numbersBeforeReserving`` were new numbers
+    /// (`storedBefore`: ``numberCount(in:)`` before its first value), so that storing a large
+    /// one of distinct numbers does not grow the table step by step (each step moves every
+    /// number already stored, with a cache miss each), and one of repeated numbers makes no
+    /// room it will not use.
+    func reserveNumbers(remaining: Int, ifMostlyNewSince storedBefore: Int, in which: NumberTable) {
+        guard numberCount(in: which) - storedBefore >= Self.numbersBeforeReserving * 3 / 4 else { return }
+        if which == .integers { integerUIDs.reserve(remaining) } else { realUIDs.reserve(remaining) }
     }
 
     /// Asks for the slots of `keys` (bit patterns of a batch of numbers about to be stored with

@@ -31,8 +31,8 @@ extension _ArchiveEncoder {
     }
 
     /// An array of numbers: `key` gives the bit pattern stored in `which`, or nil for a value
-    /// `single` stores (given its index). When the first 64 elements are mostly new numbers,
-    /// `which` makes room for the rest at once.
+    /// `single` stores (given its index). When the first elements are mostly new numbers,
+    /// `which` makes room for the rest at once (``ArchiveObjectTable/reserveNumbers(remaining:ifMostlyNewSince:in:)``).
     @inline(__always)
     private func boxNumbers<N>(_ values: [N], in which: ArchiveObjectTable.NumberTable, key: (N) -> UInt64?,
                                single: (N, Int) throws -> Int32) rethrows -> Int32 {
@@ -45,11 +45,9 @@ extension _ArchiveEncoder {
         try withUnsafeTemporaryAllocation(of: UInt64.self, capacity: batch) { keys in
             var index = 0
             while index < values.count {
-                if !reserved, index >= 64 {
+                if !reserved, index >= ArchiveObjectTable.numbersBeforeReserving {
                     reserved = true
-                    if table.numberCount(in: which) - storedBefore >= 48 {
-                        table.reserveNumbers(values.count - index, in: which)
-                    }
+                    table.reserveNumbers(remaining: values.count - index, ifMostlyNewSince: storedBefore, in: which)
                 }
                 var filled = 0
                 while filled < batch, index < values.count, let bits = key(values[index]) {

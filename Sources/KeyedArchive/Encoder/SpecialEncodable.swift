@@ -251,9 +251,10 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
                 if position & (entryBatch - 1) == 0 {
                     if V.self == Int.self, let orderedValues {
                         // As for arrays of numbers (`boxNumbers`): when the first values are mostly
-                        // new numbers, room for the rest is made at once.
-                        if position == 4 * entryBatch, table.numberCount(in: .integers) - storedBefore >= 3 * entryBatch {
-                            table.reserveNumbers(count - position, in: .integers)
+                        // new numbers, room for the rest is made at once (the check's position
+                        // is a multiple of the batch).
+                        if position == ArchiveObjectTable.numbersBeforeReserving {
+                            table.reserveNumbers(remaining: count - position, ifMostlyNewSince: storedBefore, in: .integers)
                         }
                         let ints = unsafeBitCast(orderedValues, to: [Int].self)  // the same type (V is Int)
                         table.prepare(ints[position..<Swift.min(position + entryBatch, count)].lazy.map { UInt64(bitPattern: Int64($0)) },

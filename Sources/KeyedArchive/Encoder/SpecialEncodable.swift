@@ -251,9 +251,10 @@ private func archiveEncodeStringKeyed<V: Encodable>(_ dictionary: [String: V], w
                 if position & (entryBatch - 1) == 0 {
                     if V.self == Int.self, let orderedValues {
                         // As for arrays of numbers (`boxNumbers`): when the first values are mostly
-                        // new numbers, room for the rest is made at once (the check's position
-                        // is a multiple of the batch).
-                        if position == ArchiveObjectTable.numbersBeforeReserving {
+                        // new numbers, room for the rest is made at once, at the first batch that
+                        // starts at or after them (whatever the two sizes are).
+                        let reserveAt = ArchiveObjectTable.numbersBeforeReserving
+                        if position >= reserveAt, position - reserveAt < entryBatch {
                             table.reserveNumbers(remaining: count - position, ifMostlyNewSince: storedBefore, in: .integers)
                         }
                         let ints = unsafeBitCast(orderedValues, to: [Int].self)  // the same type (V is Int)

@@ -1,1 +1,1 @@
-../../../Sources/KeyedArchive/Archive/ArchiveText.swift
+../../../Sources/KeyedArchive/Archive/Limits/ArchiveText.swift

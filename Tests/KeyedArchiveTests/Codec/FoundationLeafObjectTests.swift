@@ -3,7 +3,7 @@ import Testing
 @testable import KeyedArchive
 
 // NSDate and NSUUID objects of the shape the general reader has read once in a decode are
-// read as one leaf each (Decoder/FoundationLeafObjects.swift). These tests pin down that the
+// read as one leaf each (Decoder/FastPaths/FoundationLeafObjects.swift). These tests pin down that the
 // fast path fires only once learned, agrees with the general reader (values, work, depth),
 // and leaves every other layout — another class, a subclass, a field one UID away, short
 // bytes, a non-finite time, another archive — to the general reader and its errors.

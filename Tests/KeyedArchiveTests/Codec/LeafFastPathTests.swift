@@ -3,7 +3,7 @@ import Testing
 @testable import KeyedArchive
 
 // The decoder reads plain strings, integers, reals and booleans through a fast path
-// (Decoder/LeafFastPaths.swift) and everything else through the general readers. These
+// (Decoder/FastPaths/LeafFastPaths.swift) and everything else through the general readers. These
 // tests pin down that the two agree: the same work charged, the same values for the
 // layouts only the general reader handles, the same errors for damaged leaves.
 

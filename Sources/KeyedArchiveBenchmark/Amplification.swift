@@ -51,7 +51,7 @@ private func measuredMedian<R>(_ body: () -> R) -> (ms: Double, peak: Int, resul
 
 /// The `keyedarchive` tool built beside this benchmark, if any.
 func toolPath() -> String? {
-    let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    let own = URL(fileURLWithPath: ProcessInfo.processInfo.arguments.first ?? "").resolvingSymlinksInPath()
     let tool = own.deletingLastPathComponent().appendingPathComponent("keyedarchive").path
     return FileManager.default.isExecutableFile(atPath: tool) ? tool : nil
 }
@@ -79,7 +79,11 @@ func runTool(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, o
 private func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: Int, output: Int, status: Int32) {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else { return (0, 0, 0, -1) }
+    #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t?  // a pointer typedef on Darwin, a structure in glibc
+    #else
     var actions = posix_spawn_file_actions_t()
+    #endif
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_adddup2(&actions, fds[1], 1)
@@ -104,7 +108,12 @@ private func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: 
     var usage = rusage()
     _ = wait4(pid, &status, 0, &usage)
     let ms = Double(nowNanoseconds() - start) / 1e6
-    return (ms, usage.ru_maxrss * 1024, output, (status >> 8) & 0xFF)
+    #if canImport(Darwin)
+    let peak = usage.ru_maxrss  // bytes on Darwin
+    #else
+    let peak = usage.ru_maxrss * 1024  // kilobytes on Linux
+    #endif
+    return (ms, peak, output, (status >> 8) & 0xFF)
 }
 
 /// The amplification families (all, or those named) at every size, one run each.

@@ -13,7 +13,7 @@ final class ExitStatusBox: @unchecked Sendable {
 // The work runs on a thread with a 64 MiB stack: the tree and JSON walks recurse once
 // per level of the object graph (bounded: 10 000 levels for `json`), and the default
 // 8 MiB main stack, or a smaller `ulimit -s`, would not hold that in a debug build.
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = Array(ProcessInfo.processInfo.arguments.dropFirst())
 let status = ExitStatusBox()
 let finished = DispatchSemaphore(value: 0)
 let worker = Thread {

@@ -1,5 +1,6 @@
 import Foundation
 
+#if !KEYEDARCHIVE_SDK_BEFORE_IOS18  // the iOS 18 SDK's API (see ApplePlatforms.md)
 // `Int128` and `UInt128` in every decoding container, through the same strict storage rules
 // as the other integers (``_ArchiveDecoder/unboxInteger(_:from:at:)``): integer storage of
 // any width, a real only when exact, never a boolean; a value that does not fit throws
@@ -29,3 +30,4 @@ extension ArchiveUnkeyedDecodingContainer {
     mutating func decode(_ type: Int128.Type) throws -> Int128 { try integer(type) }
     mutating func decode(_ type: UInt128.Type) throws -> UInt128 { try integer(type) }
 }
+#endif

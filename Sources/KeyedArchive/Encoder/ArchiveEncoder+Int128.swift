@@ -1,5 +1,6 @@
 import Foundation
 
+#if !KEYEDARCHIVE_SDK_BEFORE_IOS18  // the iOS 18 SDK's API (see ApplePlatforms.md)
 // `Int128` and `UInt128` in every encoding container. The standard library's default
 // implementations throw "not implemented"; here they are integers like the others: within
 // 64 bits written exactly as `Int64`/`UInt64` are, beyond that a 16-byte integer object
@@ -34,3 +35,4 @@ extension ArchiveKeyedEncodingContainer {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
 }
+#endif

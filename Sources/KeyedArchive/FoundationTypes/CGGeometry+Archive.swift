@@ -1,4 +1,8 @@
 import Foundation
+#if canImport(CoreGraphics)
+// Darwin: CGPoint, CGSize and CGRect's initializers live in the CoreGraphics overlay.
+import CoreGraphics
+#endif
 
 // CGPoint, CGSize and CGRect ↔ NSValue, as `NSValue(point:)`, `NSValue(size:)` and
 // `NSValue(rect:)` archive them: `NS.special` 1, 2 or 3 and a string in the format of

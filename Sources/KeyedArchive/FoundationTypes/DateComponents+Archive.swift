@@ -26,10 +26,12 @@ extension DateComponents: _ArchiveSpecialEncodable {
                 if let number = value(for: component), number != NSDateComponentUndefined { fields.integer(key, number) }
             }
             var repeatedDay = false
+            #if !KEYEDARCHIVE_SDK_BEFORE_IOS18  // the iOS 18 SDK's API (see ApplePlatforms.md)
             if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
                 if let dayOfYear, dayOfYear != NSDateComponentUndefined { fields.integer("NS.dayOfYear", dayOfYear) }
                 repeatedDay = isRepeatedDay ?? false
             }
+            #endif
             fields.integer("NS.leapMonth", isLeapMonth == true ? 1 : 0)
             fields.bool("NS.repeatedDay", repeatedDay)
         }
@@ -48,12 +50,14 @@ extension DateComponents: _ArchiveSpecialDecodable {
                 components.setValue(number, for: component)
             }
         }
+        #if !KEYEDARCHIVE_SDK_BEFORE_IOS18  // the iOS 18 SDK's API (see ApplePlatforms.md)
         if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, *) {
             if let dayOfYear = try fields.integer("NS.dayOfYear"), dayOfYear != NSDateComponentUndefined {
                 components.dayOfYear = dayOfYear
             }
             if try fields.bool("NS.repeatedDay") == true { components.isRepeatedDay = true }
         }
+        #endif
         // As Apple reads it: set only when true (Apple: NS.leapMonth ≠ 0; Linux: NS.isLeapMonth).
         if try fields.integer("NS.leapMonth").map({ $0 != 0 }) == true || fields.bool("NS.isLeapMonth") == true {
             components.isLeapMonth = true

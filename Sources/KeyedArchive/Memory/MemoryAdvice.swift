@@ -1,5 +1,9 @@
 #if os(Linux)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
 
 /// `madvise` on the whole aligned blocks of a range: the one rounding that
 /// ``PageRelease`` (pages given back) and ``HugePages`` (2 MB blocks marked) share.

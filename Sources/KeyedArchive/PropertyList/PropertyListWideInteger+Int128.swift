@@ -1,3 +1,4 @@
+#if !KEYEDARCHIVE_SDK_BEFORE_IOS18  // the iOS 18 SDK's API (see ApplePlatforms.md)
 @available(macOS 15.0, iOS 18.0, watchOS 11.0, tvOS 18.0, visionOS 2.0, *)
 extension PropertyListWideInteger {
     /// The value of an `Int128`.
@@ -46,3 +47,4 @@ extension PropertyListValue {
         self = PropertyListWideInteger(value).narrowest(Self.integer, Self.unsignedInteger, Self.wideInteger)
     }
 }
+#endif

@@ -81,7 +81,10 @@ enum SwiftCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         let rootName = try typeName(arguments.value("root-name") ?? "Root", for: "the root type's name")
-        let namespace = try arguments.value("namespace").map { name throws(ToolError) in try typeName(name, for: "a namespace") }
+        // Not `Optional.map`: the Swift 5.8 standard library of Apple's older SDKs infers no
+        // typed throws through it.
+        var namespace: SwiftIdentifier?
+        if let name = arguments.value("namespace") { namespace = try typeName(name, for: "a namespace") }
         if let namespace, namespace == rootName {
             throw ToolError("the namespace and the root type need different names")
         }

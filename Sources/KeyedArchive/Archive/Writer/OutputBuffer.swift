@@ -1,7 +1,9 @@
 import Foundation
 
-#if os(Linux)
+#if canImport(Glibc)
 import Glibc
+#elseif canImport(Musl)
+import Musl
 #endif
 
 /// The buffer a writer fills with a whole file whose exact size it counted first.

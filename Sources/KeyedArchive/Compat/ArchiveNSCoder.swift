@@ -19,6 +19,9 @@ final class ArchiveNSCoder: NSCoder {
     private(set) var encodingError: (any Error)?
     /// The first error met while decoding.
     private(set) var decodingError: (any Error)?
+    /// Bytes handed out by pointer (`decodeBytes(forKey:returnedLength:)` on Darwin), kept
+    /// alive as long as the coder.
+    var keptBytes: [NSData] = []
 
     init(encoder: _ArchiveEncoder, box: ObjectBox, path: CodingPathNode) {
         mode = .encoding(encoder, box)
@@ -30,6 +33,9 @@ final class ArchiveNSCoder: NSCoder {
         mode = .decoding(decoder, container)
         self.path = path
         super.init()
+        #if canImport(ObjectiveC)
+        _ = Self.objectOfClassEntryPoint
+        #endif
     }
 
     override var allowsKeyedCoding: Bool { true }
@@ -105,18 +111,37 @@ final class ArchiveNSCoder: NSCoder {
     }
 
     override func decodeObject(forKey key: String) -> Any? {
-        decodeObject(of: nil, forKey: key)
+        decodeObject(allowing: nil, forKey: key)
     }
 
-    /// The object under `key`. With `classes`, it must be of one of them, and so must the
-    /// elements of a collection (the decoder's `allowedClasses` and registrations do not
-    /// widen the list); with `nil`, the decoder's allow-list and registrations apply.
-    override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+    /// The object under `key`: the one implementation behind every object read, whatever
+    /// entry point the platform's `NSCoder` dispatches to (ArchiveNSCoder+Darwin.swift, and
+    /// swift-corelibs-foundation's below). With `classes`, it must be of one of them, and so
+    /// must the elements of a collection (the decoder's `allowedClasses` and registrations
+    /// do not widen the list); with `nil`, the decoder's allow-list and registrations apply.
+    func decodeObject(allowing classes: [AnyClass]?, forKey key: String) -> Any? {
         reading(nil) { container in
             let codingKey = ArchiveCodingKey(stringValue: key)
             guard let slot = try container.find(codingKey) else { return nil }
             return try container.decoder.decodeFoundationObject(slot, allowed: classes, at: container.path.appending(codingKey))
         }
+    }
+
+    /// The bytes under `key` (`encodeBytes(_:length:forKey:)`), or nil.
+    func decodedBytes(forKey key: String) -> Data? {
+        reading(nil) { try $0.decodeIfPresent(Data.self, forKey: ArchiveCodingKey(stringValue: key)) }
+    }
+
+    /// A decoding coder reads under the decoder's allow-list rules, which are those of secure
+    /// coding: no class is instantiated unless the caller allowed it.
+    override var requiresSecureCoding: Bool { !isEncoding }
+
+    /// The classes a read that names none may instantiate: the decoder's `allowedClasses`
+    /// and registered classes (empty while encoding).
+    var allowedClassList: [AnyClass] {
+        guard let container else { return [] }
+        let registry = container.decoder.state.registry
+        return registry.allowed + registry.byName.keys.sorted().compactMap { registry.byName[$0] }
     }
 
     override func decodeBool(forKey key: String) -> Bool {
@@ -128,6 +153,8 @@ final class ArchiveNSCoder: NSCoder {
     override func decodeInt32(forKey key: String) -> Int32 {
         reading(0) { try $0.decodeIfPresent(Int32.self, forKey: ArchiveCodingKey(stringValue: key)) ?? 0 }
     }
+    /// `decodeIntForKey:`, a C `int`.
+    override func decodeCInt(forKey key: String) -> Int32 { decodeInt32(forKey: key) }
     override func decodeInt64(forKey key: String) -> Int64 {
         reading(0) { try $0.decodeIfPresent(Int64.self, forKey: ArchiveCodingKey(stringValue: key)) ?? 0 }
     }
@@ -138,17 +165,37 @@ final class ArchiveNSCoder: NSCoder {
         reading(0) { try $0.decodeIfPresent(Double.self, forKey: ArchiveCodingKey(stringValue: key)) ?? 0 }
     }
 
+    /// `decodePropertyListForKey:`: an object of the property-list classes only.
+    override func decodePropertyList(forKey key: String) -> Any? {
+        decodeObject(allowing: Self.propertyListClasses, forKey: key)
+    }
+
+    static let propertyListClasses: [AnyClass] = [
+        NSString.self, NSNumber.self, NSData.self, NSDate.self, NSArray.self, NSDictionary.self,
+    ]
+
+    // MARK: - swift-corelibs-foundation's entry points
+
+    #if !canImport(ObjectiveC)
+    // The methods swift-corelibs-foundation's `NSCoder` dispatches to (Linux, Windows,
+    // Android): Swift methods, overridden here (Swift allows no override of them in an
+    // extension). Darwin's Objective-C entry points are in ArchiveNSCoder+Darwin.swift.
+    override func decodeObject(of classes: [AnyClass]?, forKey key: String) -> Any? {
+        decodeObject(allowing: classes, forKey: key)
+    }
+
+    override var allowedClasses: [AnyClass]? { isEncoding ? nil : allowedClassList }
+
     override func withDecodedUnsafeBytes<ResultType>(forKey key: String, body: (UnsafeRawBufferPointer?) throws -> ResultType) rethrows -> ResultType {
-        let data: Data? = reading(nil) { try $0.decodeIfPresent(Data.self, forKey: ArchiveCodingKey(stringValue: key)) }
-        guard let data else { return try body(nil) }
+        guard let data = decodedBytes(forKey: key) else { return try body(nil) }
         return try data.withUnsafeBytes { try body($0) }
     }
 
     override func withDecodedUnsafeBufferPointer<ResultType>(forKey key: String, body: (UnsafeBufferPointer<UInt8>?) throws -> ResultType) rethrows -> ResultType {
-        let data: Data? = reading(nil) { try $0.decodeIfPresent(Data.self, forKey: ArchiveCodingKey(stringValue: key)) }
-        guard let data else { return try body(nil) }
+        guard let data = decodedBytes(forKey: key) else { return try body(nil) }
         return try data.withUnsafeBytes { try body($0.bindMemory(to: UInt8.self)) }
     }
+    #endif
 
     /// Decodes a Codable value natively (used by `NSCoder.decodeCodable`). As with the other
     /// reads, its first error is kept and fails the whole decode once `init?(coder:)`

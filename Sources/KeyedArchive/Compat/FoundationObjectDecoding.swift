@@ -144,7 +144,9 @@ extension _ArchiveDecoder {
                             "class '\(className)' is a Foundation class without a layout this decoder reads; its init(coder:) is never run")
         }
         if let existing = state.instance(uid) {
-            guard type(of: existing) == cls else {
+            // Kind, not exact class, as NSKeyedUnarchiver checks: an initializer may return an
+            // instance of a subclass (a class cluster's private class on Darwin).
+            guard Self.isInstance(existing, of: cls) else {
                 throw typeMismatch(cls, found: "object \(uid) of class '\(className)', decoded earlier as \(type(of: existing))", slot: .uid(uid), at: path)
             }
             return existing
@@ -180,12 +182,22 @@ extension _ArchiveDecoder {
 }
 
 extension _ArchiveDecoder {
-    /// Whether `cls` is Foundation's own class, or a subclass of one of the value and
-    /// collection classes read through layouts.
+    /// Whether `cls` is Foundation's own class (``FoundationClassOrigin``), or a subclass
+    /// of one of the value and collection classes read through layouts.
     fileprivate static func isFoundationClass(_ cls: AnyClass) -> Bool {
-        if String(reflecting: cls).hasPrefix("Foundation.") { return true }
+        if FoundationClassOrigin.isFoundations(cls) { return true }
         guard let object = cls as? NSObject.Type else { return false }
         return layoutClasses.contains { object.isSubclass(of: $0) }
+    }
+
+    /// Whether `object` is an instance of `cls` or of a subclass of it.
+    fileprivate static func isInstance(_ object: AnyObject, of cls: AnyClass) -> Bool {
+        var current: AnyClass? = type(of: object)
+        while let candidate = current {
+            if candidate == cls { return true }
+            current = _getSuperclass(candidate)
+        }
+        return false
     }
 
     private static let layoutClasses: [NSObject.Type] = FoundationClassKind.every.map(\.objectClass) + [NSNumber.self]

@@ -14,10 +14,13 @@ struct ArchiveClassRegistry: @unchecked Sendable {
     /// Extra names a Codable type answers to under strict class-name checking.
     var aliases: [ObjectIdentifier: Set<String>] = [:]
 
-    /// The names a class is known by: `Module.Outer.Class`, `Class`, and its ``ArchivedClass`` name.
+    /// The names a class is known by: `Module.Outer.Class`, `Class`, its ``ArchivedClass``
+    /// name, and for an Objective-C class the name `NSKeyedArchiver` writes for it
+    /// (``RuntimeClassName/written(_:)``: an `@objc(Name)` name on Darwin).
     static func names(of type: Any.Type) -> [String] {
         var names = [qualifiedName(of: type), String(describing: type)]
         if let declared = type as? ArchivedClass.Type { names.append(declared.archivedClassName) }
+        if let cls = type as? NSObject.Type { names.append(RuntimeClassName.written(cls)) }
         return names
     }
 
@@ -49,7 +52,10 @@ struct ArchiveClassRegistry: @unchecked Sendable {
     /// a module never strands an archive. Nothing here runs code: the caller checks before
     /// any initializer runs.
     func resolve(_ name: String, for call: [AnyClass]?) -> AnyClass? {
-        for candidate in [name, Self.unqualified(name)] {
+        // A mangled name (`_TtCC5MyApp5Outer5Inner`, as Darwin writes nested and private
+        // Swift classes) is read as the qualified name it stands for.
+        let readable = RuntimeClassName.demangled(name) ?? name
+        for candidate in [name, readable, Self.unqualified(readable)] {
             if let registered = byName[candidate] {
                 guard let call else { return registered }
                 if call.contains(where: { $0 == registered }) { return registered }
@@ -79,6 +85,7 @@ struct ArchiveClassRegistry: @unchecked Sendable {
     func accepts(_ archived: String, for type: Any.Type) -> Bool {
         if !(type is AnyClass), archived == "NSDictionary" || archived == "NSMutableDictionary" { return true }
         let names = Set(Self.names(of: type)).union(aliases[ObjectIdentifier(type)] ?? [])
-        return names.contains(archived) || names.contains(Self.unqualified(archived))
+        let readable = RuntimeClassName.demangled(archived) ?? archived
+        return names.contains(archived) || names.contains(readable) || names.contains(Self.unqualified(readable))
     }
 }

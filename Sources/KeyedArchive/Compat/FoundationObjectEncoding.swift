@@ -60,13 +60,26 @@ extension _ArchiveEncoder {
 
     /// An NSNumber as Foundation stores it: boolean, real of its width, or integer.
     func encodeNumber(_ number: NSNumber) -> Int32 {
+        if Self.isBoolean(number) { return table.bool(number.boolValue) }
         switch String(cString: number.objCType) {
-        case "c", "B": return table.bool(number.boolValue)
         case "f": return table.float(number.floatValue)
         case "d": return table.real(number.doubleValue)
         case "Q", "L": return table.unsignedInteger(number.uint64Value)
         default: return table.integer(number.int64Value)
         }
+    }
+
+    /// Whether `number` is one of the two boolean `NSNumber`s (`kCFBooleanTrue`,
+    /// `kCFBooleanFalse`). Darwin reports the `objCType` "c" for booleans and for `Int8`
+    /// numbers alike, so the type is asked of CoreFoundation there; swift-corelibs-foundation
+    /// reports "c" only for booleans (an `Int8` is "i").
+    static func isBoolean(_ number: NSNumber) -> Bool {
+        #if canImport(ObjectiveC)
+        return CFGetTypeID(number) == CFBooleanGetTypeID()
+        #else
+        let type = String(cString: number.objCType)
+        return type == "c" || type == "B"
+        #endif
     }
 
     /// NSArray or NSSet. A set's elements are sorted so the output is deterministic.
@@ -145,7 +158,8 @@ extension _ArchiveEncoder {
     func encodeNSCoding(_ object: NSObject & NSCoding, at path: CodingPathNode) throws -> Int32 {
         let id = ObjectIdentifier(object)
         if let uid = table.instanceUIDs[id] { return uid }
-        let names = table.classNames(forInstanceOf: type(of: object))
+        // The class it archives as, as NSKeyedArchiver asks (`classForCoder` by default).
+        let names = table.classNames(forInstanceOf: object.classForKeyedArchiver ?? type(of: object))
         let made = makeObject(kind: .fields, className: StandardClass(name: names.name, classes: names.classes))
         table.instanceUIDs[id] = made.uid
         table.retainedInstances.append(object)

@@ -336,17 +336,17 @@ final class ArchiveObjectTable {
 
     /// `$classname` and `$classes` for an NSCoding or ArchiveCoding instance's class:
     /// an override, else the type's ``ArchivedClass`` declaration, else (for NSObject
-    /// subclasses) the name Foundation's NSKeyedArchiver writes, `Module.Class`.
+    /// subclasses) the names Foundation's NSKeyedArchiver writes (``RuntimeClassName``).
     func classNames(forInstanceOf type: AnyClass) -> (name: String, classes: [String]) {
         if let override = classNameOverrides[ObjectIdentifier(type)] { return override }
         if type is NSObject.Type, !(type is ArchivedClass.Type) {
             var classes: [String] = []
             var current: AnyClass? = type
             while let cls = current {
-                classes.append(classNameOverrides[ObjectIdentifier(cls)]?.name ?? NSStringFromClass(cls))
+                classes.append(classNameOverrides[ObjectIdentifier(cls)]?.name ?? RuntimeClassName.written(cls))
                 current = cls == NSObject.self ? nil : _getSuperclass(cls)
             }
-            return (classes.first ?? NSStringFromClass(type), classes)
+            return (classes.first ?? RuntimeClassName.written(type), classes)
         }
         return ArchiveClassNaming.classNames(for: type)
     }

@@ -11,9 +11,11 @@ let package = Package(
     ],
     targets: [
         // The library: property-list engine, archive object model, encoder, decoder, compatibility layer.
-        .target(name: "KeyedArchive", dependencies: ["CacheHints"], path: "Sources/KeyedArchive"),
+        .target(name: "KeyedArchive", dependencies: ["CacheHints", "StackBounds"], path: "Sources/KeyedArchive"),
         // Prefetch, which Swift cannot spell (C, inlined into the library). Not a product.
         .target(name: "CacheHints", path: "Sources/CacheHints"),
+        // The current thread's stack bounds, which Swift cannot ask for on Linux (C). Not a product.
+        .target(name: "StackBounds", path: "Sources/StackBounds"),
         // The command-line tool: `swift run keyedarchive --help`.
         .executableTarget(
             name: "keyedarchive",

@@ -221,9 +221,7 @@ final class _ArchiveDecoder: Decoder {
     @inline(__always)
     func withContainer<R>(ref: Int, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, _ body: () throws -> R) throws -> R {
         try reading(slot, path()) { try charge(1) }
-        guard state.depth < state.maxDepth else {
-            throw corrupted(at: path(), slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
-        }
+        if state.depth >= state.checkedDepth { try checkDeepLevel(slot, at: path()) }
         guard state.enter(ref, objectCount: plist.objectCount) else {
             return try reenter(slot, at: path(), body)
         }
@@ -233,6 +231,18 @@ final class _ArchiveDecoder: Decoder {
             state.leave(ref)
         }
         return try body()
+    }
+
+    /// The checks of one more level at ``ArchiveDecodingState/checkedDepth`` or deeper: the
+    /// depth limit, and room on the thread's stack (see ``ThreadStack``).
+    @inline(never)
+    func checkDeepLevel(_ slot: ArchiveSlot, at path: CodingPathNode) throws {
+        guard state.depth < state.maxDepth else {
+            throw corrupted(at: path, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
+        }
+        guard ThreadStack.position() > state.stackFloor else {
+            throw corrupted(at: path, slot: slot, "values nested \(state.depth) levels deep, more than this thread's stack holds (decode on a thread with a larger stack, or lower ArchiveDecoder.Limits.maxDepth)")
+        }
     }
 
     /// Runs `body` with object `uid` open (see ``withContainer(ref:slot:at:_:)``).
@@ -327,9 +337,7 @@ final class _ArchiveDecoder: Decoder {
         if let optional = traits.optional {
             return try optional._archiveDecode(as: T.self, from: self, slot: slot, at: path, inPlace: true)
         }
-        guard state.depth < state.maxDepth else {
-            throw corrupted(at: path.node, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
-        }
+        if state.depth >= state.checkedDepth { try checkDeepLevel(slot, at: path.node) }
         if state.strictClassNames, case .uid(let uid) = slot, uid != 0, traits.hasClassName {
             try checkClassName(of: uid, for: T.self, at: path.node)
         }

@@ -9,6 +9,12 @@ import Foundation
 /// check), and every value resolved, probes that fail included, is charged to one budget.
 final class ArchiveDecodingState {
     let maxDepth: Int
+    /// The depth from which each level is checked against ``maxDepth`` and the stack (see
+    /// `_ArchiveDecoder.checkDeepLevel(_:at:)`): one comparison a level below it.
+    let checkedDepth: Int
+    /// The lowest stack address a level may reach (see ``ThreadStack``), asked for at the
+    /// first level that is checked; 0 where the bounds are unknown.
+    private(set) lazy var stackFloor: UInt = ThreadStack.floor()
     /// Classes the caller allowed, and names for strict class-name checking.
     let registry: ArchiveClassRegistry
     /// Whether an object's `$classname` must match the type it is decoded as.
@@ -98,6 +104,7 @@ final class ArchiveDecodingState {
     init(limits: ArchiveDecoder.Limits, inputSize: Int, registry: ArchiveClassRegistry = ArchiveClassRegistry(),
          strictClassNames: Bool = false, booleansAreNumbers: Bool = false) {
         self.maxDepth = limits.maxDepth
+        self.checkedDepth = min(limits.maxDepth, ThreadStack.checkedFromDepth)
         self.budget = ArchiveWorkBudget(limits: limits, inputSize: inputSize)
         self.registry = registry
         self.strictClassNames = strictClassNames

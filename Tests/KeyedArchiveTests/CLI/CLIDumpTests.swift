@@ -75,6 +75,16 @@ struct CLIDumpTests {
     /// `script` gives the tool a pseudo-terminal, the only way to see it choose colour.
     static let script = ["/usr/bin/script", "/bin/script"].first { FileManager.default.isExecutableFile(atPath: $0) }
 
+    /// `script`'s arguments to run the shell command `command` on a pseudo-terminal, its
+    /// transcript discarded: util-linux's form on Linux, the BSD form on Apple platforms.
+    static func scriptArguments(_ command: String) -> [String] {
+        #if os(Linux)
+        return ["-qec", command, "/dev/null"]
+        #else
+        return ["-q", "/dev/null", "/bin/sh", "-c", command]
+        #endif
+    }
+
     @Test("colour on a terminal, unless --no-color or NO_COLOR", .enabled(if: script != nil, "`script` is not installed"))
     func colour() throws {
         let binary = try #require(CLI.binary)
@@ -83,7 +93,7 @@ struct CLIDumpTests {
             let script = URL(fileURLWithPath: try #require(Self.script))
             var env = environment
             env["TERM"] = "xterm"
-            return try BuiltExecutable.run(path: script, ["-qec", command, "/dev/null"], environment: env).stdout
+            return try BuiltExecutable.run(path: script, Self.scriptArguments(command), environment: env).stdout
         }
         #expect(try onTerminal("'\(binary.path)' dump '\(archive)'").contains("\u{1B}["))
         #expect(!(try onTerminal("'\(binary.path)' dump --no-color '\(archive)'").contains("\u{1B}[")))

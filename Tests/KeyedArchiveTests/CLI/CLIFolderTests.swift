@@ -194,20 +194,27 @@ struct CLIFolderTests {
         let root = try FolderFixtures.folder()
         let name = "evil\u{1B}]52;c;AAAA\u{07}\n.plist"
         try FolderFixtures.write([name: try FolderFixtures.archive(1)], in: root)
-        // A name that is not UTF-8 (Latin-1 "é"): shown with U+FFFD, opened by its bytes.
+        // A name that is not UTF-8 (Latin-1 "é"): shown with U+FFFD, opened by its bytes. Linux
+        // file systems take any bytes; APFS and HFS+ refuse such a name, so it is not made there.
+        #if os(Linux)
         let raw = Array((root.path + "/caf").utf8) + [0xE9] + Array(".plist".utf8)
         let fd = open(raw.map { CChar(bitPattern: $0) } + [0], O_WRONLY | O_CREAT | O_EXCL, 0o644)
         #expect(fd >= 0)
         let bytes = try FolderFixtures.archive(2)
         _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
         close(fd)
+        let expected: [(path: String, item: Int)] = [("\(root.path)/caf\u{FFFD}.plist", 2), ("\(root.path)/\(name)", 1)]
+        #else
+        let expected: [(path: String, item: Int)] = [("\(root.path)/\(name)", 1)]
+        #endif
 
         let json = try CLI.run(["json", root.path])
         #expect(!json.stdout.contains("\u{1B}"))
         let lines = try FolderFixtures.jsonLines(json.stdout)
-        #expect(lines.map { $0["path"] as? String } == ["\(root.path)/caf\u{FFFD}.plist", "\(root.path)/\(name)"])
-        #expect(lines[0]["archive"] as? [AnyHashable] == ["item", 2])
-        #expect(lines[1]["archive"] as? [AnyHashable] == ["item", 1])
+        #expect(lines.map { $0["path"] as? String } == expected.map(\.path))
+        for (line, entry) in zip(lines, expected) {
+            #expect(line["archive"] as? [AnyHashable] == ["item", AnyHashable(entry.item)])
+        }
 
         let verify = try CLI.run(["verify", root.path])
         #expect(!verify.stdout.contains("\u{1B}") && !verify.stdout.contains("\u{07}"))
@@ -222,7 +229,7 @@ struct CLIFolderTests {
         func onTerminal(_ arguments: String) throws -> String {
             let script = URL(fileURLWithPath: try #require(CLIDumpTests.script))
             // Standard output goes to a file: only standard error is the terminal.
-            return try BuiltExecutable.run(path: script, ["-qec", "'\(binary.path)' \(arguments) '\(root.path)' >/dev/null", "/dev/null"],
+            return try BuiltExecutable.run(path: script, CLIDumpTests.scriptArguments("'\(binary.path)' \(arguments) '\(root.path)' >/dev/null"),
                                            environment: ["TERM": "xterm"]).stdout
         }
         let shown = try onTerminal("verify")

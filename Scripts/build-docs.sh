@@ -4,7 +4,7 @@
 #
 #   bash Scripts/build-docs.sh
 #   python3 -m http.server --directory .build/docs 8000
-#   open http://localhost:8000/documentation/keyedarchive/
+#   open http://localhost:8000/          (the root leads to /documentation/keyedarchive/)
 #
 # Uses only the toolchain: `swift build` emits the library's symbol graphs, and the
 # toolchain's `docc convert` turns them and the catalog into the site. Any DocC warning
@@ -69,7 +69,22 @@ if [[ $status -ne 0 ]] || grep -qE '(^|[^a-z])(warning|error):' "$log"; then
     echo "error: docc reported problems (see above); the documentation must build without warnings" >&2
     exit 1
 fi
+# The site's root is DocC's page shell, which shows "The page you're looking for can't be
+# found" at `/`: replace it with a redirect to the module's page (check-doc-links.py checks it).
+cat > "$output/index.html" <<'EOF'
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>KeyedArchive documentation</title>
+<meta http-equiv="refresh" content="0; url=documentation/keyedarchive/">
+</head>
+<body>
+<p>The documentation is at <a href="documentation/keyedarchive/">documentation/keyedarchive/</a>.</p>
+</body>
+</html>
+EOF
 # Every link of every page must lead to a page of the site (DocC can write a breadcrumb to a
 # page it never generates, and passes relative Markdown links through).
 python3 Scripts/check-doc-links.py "$output"
-echo "== Documentation in $output (open documentation/keyedarchive/index.html through a web server)"
+echo "== Documentation in $output (serve it, e.g. python3 -m http.server --directory $output 8000, and open http://localhost:8000/)"

@@ -15,11 +15,15 @@ files. This script reads the site's page data (data/**/*.json) and checks, on ev
 - every inline Markdown link: it is absolute (http, https, mailto) or a path within the site
   that exists. A relative link such as `Sources/X.md` leads nowhere on the site.
 
+It also checks that the site's root, index.html, redirects (a `<meta http-equiv="refresh">`)
+to a page that exists, so that the site's address leads to the documentation.
+
 Prints one line per broken link (the page, then the link) and exits with status 1 when
 there is any; 0 otherwise. Uses only the standard library.
 """
 import json
 import os
+import re
 import sys
 from urllib.parse import urlsplit
 
@@ -87,6 +91,22 @@ def check_page(site, page_file):
     return problems
 
 
+def check_root(site):
+    """The problems of the site's root page: it must redirect to an existing page."""
+    root = os.path.join(site, "index.html")
+    if not os.path.isfile(root):
+        return [("index.html", "-", "the site has no root page")]
+    with open(root, encoding="utf-8") as handle:
+        text = handle.read()
+    match = re.search(r'http-equiv="refresh"\s+content="0;\s*url=([^"]+)"', text)
+    if not match:
+        return [("index.html", "-", "the root page does not redirect to the documentation")]
+    target = match.group(1)
+    if urlsplit(target).scheme or target.startswith("/") or not page_exists(site, "/" + target):
+        return [("index.html", target, "the root page redirects to no page of the site")]
+    return []
+
+
 def main(argv):
     if len(argv) != 2:
         print("usage: check-doc-links.py SITE_DIRECTORY", file=sys.stderr)
@@ -99,7 +119,7 @@ def main(argv):
     pages = []
     for root, _, files in os.walk(data):
         pages += [os.path.join(root, f) for f in files if f.endswith(".json")]
-    problems = []
+    problems = check_root(site)
     for page_file in sorted(pages):
         problems += check_page(site, page_file)
     for page, link, reason in problems:

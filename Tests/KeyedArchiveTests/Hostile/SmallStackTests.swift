@@ -111,6 +111,19 @@ private func onThread<T: Sendable>(stackSize: Int, _ body: @escaping @Sendable (
     return box.value!
 }
 
+/// What decoding `data` by `path` on a thread of `stackSize` bytes of stack gives: nil when
+/// it decodes, else the error's description.
+private func failure(of path: ChainPath, _ data: Data, stackSize: Int = SmallStackTests.appleThreadStack) -> String? {
+    onThread(stackSize: stackSize) { () -> String? in
+        do {
+            try path.decode(data)
+            return nil
+        } catch {
+            return "\(error)"
+        }
+    }
+}
+
 @Suite("Deep archives on a 512 KB thread stack")
 struct SmallStackTests {
     static let appleThreadStack = 512 * 1024
@@ -118,14 +131,7 @@ struct SmallStackTests {
     @Test("a chain deeper than the default limit throws on a 512 KB stack, by every typed path", arguments: ChainPath.allCases)
     func deepChainThrows(_ path: ChainPath) {
         let data = path.chain(depth: 20_000)
-        let outcome = onThread(stackSize: Self.appleThreadStack) { () -> String? in
-            do {
-                try path.decode(data)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
+        let outcome = failure(of: path, data)
         #expect(outcome != nil, "a 20,000-level chain decoded")
         #expect(outcome?.contains("nested") == true, "\(outcome ?? "")")
     }
@@ -134,14 +140,7 @@ struct SmallStackTests {
     func chainAtTheLimit(_ path: ChainPath) {
         let depth = ArchiveDecoder.Limits().maxDepth
         let data = path.chain(depth: path == .arrayOfStructs ? depth / 2 : depth)
-        let message = onThread(stackSize: Self.appleThreadStack) { () -> String? in
-            do {
-                try path.decode(data)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
+        let message = failure(of: path, data)
         // Reaching this line is the test (an overflow ends the process); an error must say why.
         if let message { #expect(message.contains("nested"), "\(message)") }
     }
@@ -149,33 +148,16 @@ struct SmallStackTests {
     @Test("a shallow chain decodes on a 512 KB stack", arguments: ChainPath.allCases)
     func shallowChainDecodes(_ path: ChainPath) {
         let data = path.chain(depth: 20)
-        let message = onThread(stackSize: Self.appleThreadStack) { () -> String? in
-            do {
-                try path.decode(data)
-                return nil
-            } catch {
-                return "\(error)"
-            }
-        }
+        let message = failure(of: path, data)
         #expect(message == nil)
     }
 
     @Test("the stack check names the thread's stack, and a larger stack reaches the depth limit instead")
     func stackMessage() {
         let data = ChainPath.plainClass.chain(depth: 20_000)
-        func message(stackSize: Int) -> String {
-            onThread(stackSize: stackSize) { () -> String in
-                do {
-                    try ChainPath.plainClass.decode(data)
-                    return "decoded"
-                } catch {
-                    return "\(error)"
-                }
-            }
-        }
-        let small = message(stackSize: 256 * 1024)
+        let small = failure(of: .plainClass, data, stackSize: 256 * 1024) ?? "decoded"
         #expect(small.contains("more than this thread's stack holds"), "\(small)")
-        let large = message(stackSize: 256 << 20)
+        let large = failure(of: .plainClass, data, stackSize: 256 << 20) ?? "decoded"
         #expect(large.contains("deeper than the decoder's limit of 512"), "\(large)")
     }
 

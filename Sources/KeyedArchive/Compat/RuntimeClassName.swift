@@ -10,13 +10,17 @@ import Foundation
 /// (`_TtCC5MyApp5Outer5Inner`). All of these are read back (see ``demangled(_:)``).
 enum RuntimeClassName {
     /// The name `NSKeyedArchiver` writes for `cls`, a mapping set on `NSKeyedArchiver` first.
-    /// (swift-corelibs-foundation's `NSStringFromClass` traps on a nested class, so there it
-    /// is the module-qualified name, which is what it gives for a top-level class.)
+    /// (swift-corelibs-foundation's `NSStringFromClass`, which also gives Foundation's own
+    /// classes their Objective-C names, `NSUnitLength` for `UnitLength`, traps on a class that
+    /// is not top-level: such a class is written under its module-qualified name there.)
     static func written(_ cls: AnyClass) -> String {
         #if canImport(ObjectiveC)
         return NSKeyedArchiver.className(for: cls) ?? NSStringFromClass(cls)
         #else
-        return NSKeyedArchiver.classNameForClass(cls) ?? ArchiveClassRegistry.qualifiedName(of: cls)
+        if let mapped = NSKeyedArchiver.classNameForClass(cls) { return mapped }
+        let reflected = String(reflecting: cls)
+        let isTopLevel = reflected.split(separator: ".").count <= 2 && !reflected.contains("(") && !reflected.contains("<")
+        return isTopLevel ? NSStringFromClass(cls) : ArchiveClassRegistry.qualifiedName(of: cls)
         #endif
     }
 

@@ -193,6 +193,23 @@ struct NSCoderBridgeTests {
         #expect(inner.value == 42)
     }
 
+    @Test("Foundation's own classes are told from the app's, on every platform")
+    func foundationClassOrigin() {
+        let foundations: [AnyClass] = [NSValue.self, NSAttributedString.self, NSIndexSet.self, NSString.self, NSMutableArray.self]
+        for cls in foundations { #expect(FoundationClassOrigin.isFoundations(cls), "\(cls)") }
+        let apps: [AnyClass] = [BridgePrimitives.self, BridgeNest.Inner.self, ArchiveDecoder.self]
+        for cls in apps { #expect(!FoundationClassOrigin.isFoundations(cls), "\(cls)") }
+    }
+
+    @Test("an NSCoding class of Foundation's own is never run with our coder, even when allowed")
+    func foundationClassNotRun() throws {
+        let data = archive([dict(["$class": uid(2), "NS.special": .integer(1)]), classEntry("NSAffineTransform")])
+        let decoder = decoder(allowing: [NSAffineTransform.self])
+        #expect(throws: DecodingError.self) {
+            _ = try decoder.decode(NSCodingObject<NSAffineTransform>.self, from: data)
+        }
+    }
+
     #if canImport(ObjectiveC)
     @Test("Darwin: Objective-C entry points reach the shared implementation")
     func objectiveCEntryPoints() throws {

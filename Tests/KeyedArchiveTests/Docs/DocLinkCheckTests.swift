@@ -22,7 +22,10 @@ struct DocLinkCheckTests {
 
     /// Builds a two-page catalog (a root and an article whose text is `article`) into a
     /// static site, and runs the link check on it.
-    func checkScratchSite(article: String, deleting pageToDelete: String? = nil) throws -> BuiltExecutable.Result {
+    /// The site's root redirects to the scratch module's page, as `build-docs.sh` makes the
+    /// real site's, unless `redirectingRoot` is false (DocC's own page shell stays).
+    func checkScratchSite(article: String, deleting pageToDelete: String? = nil,
+                          redirectingRoot: Bool = true) throws -> BuiltExecutable.Result {
         let docc = try #require(Self.docc)
         let python = try #require(python3URL)
         let folder = Scratch.file("doclinks")
@@ -49,6 +52,10 @@ struct DocLinkCheckTests {
             "--fallback-display-name", "Scratch", "--fallback-bundle-identifier", "org.scratch", "--warnings-as-errors",
         ])
         try #require(convert.status == 0, "docc: \(convert.stderr)")
+        if redirectingRoot {
+            try #"<meta http-equiv="refresh" content="0; url=documentation/scratch/">"#
+                .write(to: site.appendingPathComponent("index.html"), atomically: true, encoding: .utf8)
+        }
         if let pageToDelete {
             try FileManager.default.removeItem(at: site.appendingPathComponent(pageToDelete))
         }
@@ -61,6 +68,13 @@ struct DocLinkCheckTests {
         let result = try checkScratchSite(article: Self.article("Back to <doc:Scratch>, and [the Swift site](https://swift.org)."))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("every link of 2 pages resolves"))
+    }
+
+    @Test("a site whose root page does not redirect to the documentation fails", .enabled(if: available || runningUnderCI, "docc or python3 is not on PATH"))
+    func rootWithoutRedirect() throws {
+        let result = try checkScratchSite(article: Self.article("Back to <doc:Scratch>."), redirectingRoot: false)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the root page does not redirect to the documentation"))
     }
 
     @Test("a relative Markdown link fails the check", .enabled(if: available || runningUnderCI, "docc or python3 is not on PATH"))

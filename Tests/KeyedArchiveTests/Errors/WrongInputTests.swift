@@ -37,7 +37,7 @@ struct WrongInputTests {
         #expect(InputKind(sniffing: Array("<!-- note --><plist/>".utf8)) == .markup)
     }
 
-    @Test("the decoder says what the data looks like, once", arguments: kinds.map(\.name))
+    @Test("the decoder says what the data looks like", arguments: kinds.map(\.name))
     func decoder(name: String) throws {
         let kind = try #require(Self.kinds.first { $0.name == name })
         do {
@@ -46,10 +46,11 @@ struct WrongInputTests {
         } catch let error as DecodingError {
             guard case .dataCorrupted(let context) = error else { Issue.record("\(error)"); return }
             #expect(context.debugDescription == "The data is " + kind.says)
-            #expect(context.underlyingError == nil)
+            #expect(context.underlyingError?.localizedDescription == "The data is " + kind.says)
+            // Printed: the debug description, then the underlying error with the same text.
             let printed = "\(error)"
-            #expect(printed.components(separatedBy: kind.says).count == 2, "cause stated once: \(printed)")
-            #expect(!printed.contains("Underlying error"))
+            #expect(printed.components(separatedBy: kind.says).count == 3, "\(printed)")
+            #expect(printed.hasSuffix("Underlying error: The data is " + kind.says), "\(printed)")
         }
     }
 
@@ -144,7 +145,7 @@ struct WrongInputTests {
         }
     }
 
-    @Test("a corrupt object's message is stated once")
+    @Test("a corrupt object's message is its own, and its underlying error's")
     func corruptOnce() throws {
         // An object whose $class is missing: the decoder's message and place, no repeat.
         let objects: [PropertyListValue] = [.string("$null"), .dictionary([.init(key: "name", value: .string("x"))])]
@@ -159,9 +160,11 @@ struct WrongInputTests {
             _ = try ArchiveDecoder().decode(Named.self, from: envelope.propertyListData(format: .binary))
             Issue.record("decoded")
         } catch {
+            // Once in the debug description, once as the underlying error; the reader's
+            // own error is not chained under it.
             let printed = "\(error)"
-            #expect(printed.components(separatedBy: "no $class").count == 2, "\(printed)")
-            #expect(!printed.contains("Underlying error"))
+            #expect(printed.components(separatedBy: "no $class").count == 3, "\(printed)")
+            #expect(KeyedArchiveError.message(of: error).components(separatedBy: "no $class").count == 2)
         }
     }
 }

@@ -255,8 +255,13 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// Calls `body` with a session over the archive in `bytes`, which are valid during the
     /// call only: when it returns, every decoder of the session is closed (one that
     /// `init(from:)` kept throws instead of reading them).
+    ///
+    /// With `identity`, the session starts with the class instances earlier sessions over
+    /// the same bytes decoded, and hands its own back when `body` returns (not when it
+    /// throws: an instance may then be half filled), so that they stay one instance each
+    /// (see ``DecodableArchive``).
     func withSession<R>(_ bytes: UnsafeRawBufferPointer, file: URL?, releasingPagesEvery interval: Int? = nil,
-                        _ body: (Session) throws -> R) throws -> R {
+                        identity: ArchiveInstances? = nil, _ body: (Session) throws -> R) throws -> R {
         let (userInfo, limits, registry, checking, booleans, options) = lock.withLock {
             (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy, _options.snapshot())
         }
@@ -274,9 +279,12 @@ open class ArchiveDecoder: @unchecked Sendable {
                     MappedFile.releaseResidentPages(address: address, count: count)
                 }
             }
+            if let identity { state.instances = identity.byUID }
             let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: DecodingPath(.root))
             defer { state.close() }
-            return try body(Session(document: document, decoder: decoder))
+            let result = try body(Session(document: document, decoder: decoder))
+            identity?.byUID = state.instances
+            return result
         }
     }
 

@@ -28,7 +28,7 @@ enum ConvertCommand: ToolCommand {
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
-        let input = try ArchiveInput.read(arguments.positionals[0])
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
         _ = try input.view()
         let tree = try input.propertyList()
         // Validated by the parser against `PropertyListFormat.allCases`.

@@ -18,7 +18,13 @@ struct WrongInputTests {
         ("JSON", Array(" {\"name\": \"Ada\"}".utf8), "not a property list (it looks like JSON)"),
         ("UTF-16", [0xFF, 0xFE, 0x3C, 0x00], "not a property list (it looks like UTF-16 text; XML property lists are read in UTF-8 only)"),
         ("empty", [], "not a property list (the data is empty)"),
-        ("unknown", Array("hello, world".utf8), "not a property list (it starts with neither 'bplist' nor '<', but with 68 65 6c 6c 6f 2c 20 77)"),
+        ("text", Array("hello, world".utf8), "not a property list (it looks like text, starting \"hello, world\")"),
+        ("long text", Array("Dear diary,\ntoday I tried to open a note with the archive decoder.".utf8),
+         "not a property list (it looks like text, starting \"Dear diary,\\ntoday I trie\")"),
+        ("text cut in a character", Array("naïve ".utf8) + Array(repeating: UInt8(ascii: "x"), count: 56) + [0xC3, 0xAF, 0x21],
+         "not a property list (it looks like text, starting \"naïve xxxxxxxxxxxxxxxxxx\")"),
+        ("unknown", [0x00, 0x01, 0x02, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x21], "not a property list (it starts with neither 'bplist' nor '<' and is not text, but with 00 01 02 68 65 6c 6c 6f)"),
+        ("invalid UTF-8", [0x68, 0x69, 0xFF, 0x21], "not a property list (it starts with neither 'bplist' nor '<' and is not text, but with 68 69 ff 21)"),
     ]
 
     @Test("the sniffer names each kind", arguments: kinds.map(\.name))
@@ -62,6 +68,16 @@ struct WrongInputTests {
         #expect(error?.localizedDescription == kind.says)
         let plainError = #expect(throws: PropertyListError.self) { try PropertyListValue(propertyList: Data(kind.bytes)) }
         #expect(plainError?.description == kind.says)
+    }
+
+    @Test("topLevelKeys(in:) names text as text")
+    func topLevelKeysOfText() throws {
+        do {
+            _ = try ArchiveDecoder().topLevelKeys(in: Data("hello".utf8))
+            Issue.record("read keys of text")
+        } catch {
+            #expect(KeyedArchiveError.message(of: error) == "The data is not a property list (it looks like text, starting \"hello\")")
+        }
     }
 
     @Test("a plain property list is named as one")

@@ -56,6 +56,10 @@ struct PrintedErrorTests {
             // "\(error)": the message, in the debug description and as the underlying error.
             let printed = "\(error)"
             #expect(printed.contains(message), "\(printed)")
+            #if compiler(>=6.2)
+            // What Getting Started shows: "… Debug description: <message>. Underlying error: <message>".
+            #expect(printed.contains("Debug description: \(message). Underlying error: \(message)"), "\(printed)")
+            #endif
             // The underlying error: the package's error, whose localizedDescription is the message.
             let underlying = try #require(Self.underlyingError(of: error))
             let archiveError = try #require(underlying as? KeyedArchiveError)

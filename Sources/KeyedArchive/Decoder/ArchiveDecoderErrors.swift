@@ -186,12 +186,13 @@ extension CodingPathNode {
         }
     }
 
-    /// The last key's name, or "[n]" for an index; nil at the root.
+    /// The last key's name, for an error's ``KeyedArchiveError/key``; nil at the root and
+    /// for an array position (no string is made for it: errors are built on every failed
+    /// `try?` probe).
     var lastKeyName: String? {
         switch self {
-        case .root: return nil
+        case .root, .index: return nil
         case .key(let key, _): return key.stringValue
-        case .index(let index, _): return "[\(index)]"
         }
     }
 }

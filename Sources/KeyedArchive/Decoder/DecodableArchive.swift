@@ -21,7 +21,8 @@ import Foundation
 /// ```
 ///
 /// Each call decodes with the options its ``ArchiveDecoder`` has at the time of the call,
-/// within a work budget of its own (see ``ArchiveDecoder/Limits``). The archive keeps its
+/// within a work budget of its own (see ``ArchiveDecoder/Limits``), and opens the data
+/// again (cheap for a binary archive; an XML one is parsed again). The archive keeps its
 /// data and the class instances decoded so far; it is not `Sendable`: use it from one task
 /// at a time. A call that throws hands none of its instances on to later calls.
 public final class DecodableArchive {

@@ -9,15 +9,17 @@ struct DecodableArchiveTests {
     final class Dog: Codable { var name: String; init(name: String) { self.name = name } }
     struct Person: Codable { var name: String; var dog: Dog }
 
-    static func twoPeople() throws -> Data {
+    static func twoPeople(format: PropertyListFormat = .binary) throws -> Data {
         let dog = Dog(name: "Rex")
-        return try ArchiveEncoder().encode(topLevel: ["personOne": Person(name: "Ada", dog: dog),
-                                                      "personTwo": Person(name: "Grace", dog: dog)])
+        let encoder = ArchiveEncoder()
+        encoder.outputFormat = format
+        return try encoder.encode(topLevel: ["personOne": Person(name: "Ada", dog: dog),
+                                             "personTwo": Person(name: "Grace", dog: dog)])
     }
 
-    @Test("a class shared by two keys decodes to one instance")
-    func sharedInstance() throws {
-        let archive = try ArchiveDecoder().archive(from: try Self.twoPeople())
+    @Test("a class shared by two keys decodes to one instance", arguments: PropertyListFormat.allCases)
+    func sharedInstance(format: PropertyListFormat) throws {
+        let archive = try ArchiveDecoder().archive(from: try Self.twoPeople(format: format))
         #expect(archive.topLevelKeys == ["personOne", "personTwo"])
         let one = try archive.decode(Person.self, forKey: "personOne")
         let two = try archive.decode(Person.self, forKey: "personTwo")

@@ -17,13 +17,19 @@ struct CLIVerifyTests {
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.contains(": OK (") })
     }
 
+    /// `verify FILE` on a sound file: status 0, the one line `FILE: verdict`, nothing on
+    /// standard error.
+    func expectOneLine(_ file: String, _ verdict: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try CLI.run(["verify", file])
+        #expect(result.status == 0, sourceLocation: sourceLocation)
+        #expect(result.stdout == "\(file): \(verdict)\n", sourceLocation: sourceLocation)
+        #expect(result.stderr.isEmpty, "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
     @Test("a cycle is counted, not an error; --verbose lists it as a note", .requiresCorpus)
     func cycleIsNote() throws {
         let file = CLI.corpusFile("apple/nskeyedunarchiver-rs/circularReference.plist")
-        let result = try CLI.run(["verify", file])
-        #expect(result.status == 0)
-        #expect(result.stdout == "\(file): OK (3 objects, 1 cycle)\n")
-        #expect(result.stderr.isEmpty)
+        try expectOneLine(file, "OK (3 objects, 1 cycle)")
         for flag in ["--verbose", "-v"] {
             let verbose = try CLI.run(["verify", flag, file])
             #expect(verbose.status == 0)
@@ -35,12 +41,9 @@ struct CLIVerifyTests {
     @Test("a healthy nib prints one line with its count of cycles; --verbose lists 20 and counts the rest", .requiresCorpus)
     func quietNib() throws {
         let file = CLI.corpusFile("apps/interface-builder/nv-MainMenu.nib")
-        let result = try CLI.run(["verify", file])
-        #expect(result.status == 0)
-        #expect(result.stdout == "\(file): OK (1003 objects, 141 cycles)\n")
-        #expect(result.stderr.isEmpty, "\(result.stderr)")
+        try expectOneLine(file, "OK (1003 objects, 141 cycles)")
         let verbose = try CLI.run(["verify", "--verbose", file])
-        #expect(verbose.stdout == result.stdout)
+        #expect(verbose.stdout == "\(file): OK (1003 objects, 141 cycles)\n")
         let notes = verbose.stderr.split(separator: "\n")
         #expect(notes.count == 21)
         #expect(notes.filter { $0.contains("closes a cycle") }.count == 20)

@@ -12,8 +12,9 @@ struct ArchiveInput {
     /// (the library decodes it in place), anything else is read to its end.
     ///
     /// The message of a file that cannot be read has the plain `errno` reason ("No such
-    /// file or directory", "Is a directory").
-    static func read(_ path: String) throws(ToolError) -> ArchiveInput {
+    /// file or directory"); for a folder it says which commands take folders (`command`
+    /// is the one that was run).
+    static func read(_ path: String, for command: String) throws(ToolError) -> ArchiveInput {
         if path == "-" {
             do {
                 return ArchiveInput(name: "<stdin>", data: try MappedFile.readToEnd(0, path: "<stdin>"))
@@ -23,6 +24,8 @@ struct ArchiveInput {
         }
         do {
             return ArchiveInput(name: path, data: try MappedFile.contents(ofFile: path))
+        } catch where error.code == EISDIR {
+            throw ToolError(file: path, "is a folder; '\(command)' reads one archive, while 'json', 'verify' and 'swift --check' take folders")
         } catch {
             throw ToolError(file: path, "cannot \(error.step): \(error.reason)")
         }

@@ -111,8 +111,8 @@ private struct ParagraphStyleFields: Decodable {
                     style.numbers[key.stringValue] = Double(number)
                 case .real(let number):
                     guard number.isFinite else {
-                        throw DecodingError.dataCorruptedError(forKey: key, in: container,
-                                                               debugDescription: "The paragraph style's \(key.stringValue) is \(number), not a finite number")
+                        throw DecodingError.archive(.dataCorrupted, "The paragraph style's \(key.stringValue) is \(number), not a finite number",
+                                                    codingPath: container.codingPath + [key], key: key.stringValue)
                     }
                     style.numbers[key.stringValue] = number
                 default: style.otherFields[key.stringValue] = raw

@@ -2,10 +2,13 @@ import Foundation
 
 /// A structural problem in a keyed archive: what is wrong, and where.
 ///
-/// Typed decoding reports it as a `DecodingError` whose description carries the same message,
-/// object index and coding path; the untyped ``KeyedArchiveView`` throws it directly. A
-/// property list without the keyed-archive envelope is named as such: "a plain property
-/// list, not a keyed archive".
+/// The untyped ``KeyedArchiveView`` throws it directly. Typed decoding throws a
+/// `DecodingError` whose context's `debugDescription` is the message (naming the object
+/// index and coding path) and whose `underlyingError` is a `KeyedArchiveError` with the same
+/// description, so its `localizedDescription` is the message too (a `DecodingError`'s own
+/// `localizedDescription` is Foundation's generic "The data isn't in the correct format");
+/// ``message(of:)`` finds it. A property list without the keyed-archive envelope is named as
+/// such: "a plain property list, not a keyed archive".
 ///
 /// ```swift
 /// do {
@@ -22,11 +25,41 @@ public struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvert
     /// The key (field name or top-level key) where the problem is, when there is one.
     public var key: String?
 
+    /// Whether ``message`` already names the place, so ``description`` does not prefix it
+    /// (the error a `DecodingError` carries: its message is the decoder's whole sentence).
+    private var messageNamesPlace = false
+
     /// Creates an error.
     public init(_ message: String, objectIndex: Int? = nil, key: String? = nil) {
         self.message = message
         self.objectIndex = objectIndex
         self.key = key
+    }
+
+    /// The error a `DecodingError` carries as its underlying error: `message` is the
+    /// decoder's whole sentence, which already names the object and path, and is the
+    /// ``description`` as it is.
+    package init(describedBy message: String, objectIndex: Int?, key: String?) {
+        self.init(message, objectIndex: objectIndex, key: key)
+        messageNamesPlace = true
+    }
+
+    /// The package's one-line message for an error any of its APIs threw: for a
+    /// `DecodingError`, the description of the `KeyedArchiveError` it carries as its
+    /// context's `underlyingError` (the same text as the context's `debugDescription`); for
+    /// the package's other errors, their `localizedDescription`. A `DecodingError` without
+    /// one (thrown by an `init(from:)`) gives its printed form, `"\(error)"`.
+    ///
+    /// ```swift
+    /// do {
+    ///     _ = try ArchiveDecoder().decode(Person.self, from: data)
+    /// } catch {
+    ///     print(KeyedArchiveError.message(of: error))   // The data is not a property list (it looks like a JPEG image)
+    /// }
+    /// ```
+    public static func message(of error: any Error) -> String {
+        guard let error = error as? DecodingError else { return error.localizedDescription }
+        return error.archiveError?.description ?? "\(error)"
     }
 
     /// The error for a well-formed property list that has no keyed-archive envelope
@@ -57,6 +90,7 @@ public struct KeyedArchiveError: Error, Sendable, Equatable, CustomStringConvert
 
     /// "object 5, key 'name': message".
     public var description: String {
+        if messageNamesPlace { return message }
         var place: [String] = []
         if let objectIndex { place.append("object \(objectIndex)") }
         if let key { place.append("key '\(key)'") }

@@ -218,8 +218,8 @@ public struct ArchiveKeyedDecoder {
     /// ```
     public func decodeObject(of classes: [AnyClass]? = nil, forKey key: String) throws -> Any? {
         guard let archive else {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: codingPath + [self.key(key)], debugDescription: "decodeObject(of:forKey:) needs ArchiveDecoder."))
+            throw DecodingError.archive(.dataCorrupted, "decodeObject(of:forKey:) needs ArchiveDecoder.",
+                                        codingPath: codingPath + [self.key(key)], key: key)
         }
         return try reading {
             guard let slot = try archive.container.find(self.key(key)) else { return nil }

@@ -211,8 +211,7 @@ private struct ElementSlot: Decodable, _ArchiveSpecialDecodable {
     var slot: ArchiveSlot
 
     init(from decoder: any Decoder) throws {
-        throw DecodingError.dataCorrupted(DecodingError.Context(
-            codingPath: decoder.codingPath, debugDescription: "Foundation objects decode only with ArchiveDecoder."))
+        throw DecodingError.archive(.dataCorrupted, "Foundation objects decode only with ArchiveDecoder.", codingPath: decoder.codingPath)
     }
 
     private init(slot: ArchiveSlot) { self.slot = slot }

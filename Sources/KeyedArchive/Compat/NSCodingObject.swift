@@ -44,9 +44,9 @@ public struct NSCodingObject<Object: NSObject & NSCoding>: Codable {
         do {
             self = try ArchiveDecoder().decode(NSCodingObject.self, from: data)
         } catch {
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: decoder.codingPath,
-                debugDescription: "The archived \(Object.self) could not be read", underlyingError: error))
+            throw DecodingError.archive(.dataCorrupted,
+                                        "The archived \(Object.self) could not be read: \(KeyedArchiveError.message(of: error))",
+                                        codingPath: decoder.codingPath, key: decoder.codingPath.last?.stringValue)
         }
     }
 }

@@ -223,9 +223,8 @@ open class ArchiveDecoder: @unchecked Sendable {
     func decode<T: Decodable>(_ type: T.Type, forKey key: String, in session: Session) throws -> T {
         guard let entry = session.document.topEntries.first(where: { $0.key == key }) else {
             let keys = session.document.topEntries.map { "'\($0.key)'" }.joined(separator: ", ")
-            throw DecodingError.dataCorrupted(DecodingError.Context(
-                codingPath: [],
-                debugDescription: "The archive has no top-level key '\(key)' (its $top keys: \(keys.isEmpty ? "none" : keys))"))
+            throw DecodingError.archive(.dataCorrupted, "The archive has no top-level key '\(key)' (its $top keys: \(keys.isEmpty ? "none" : keys))",
+                                        codingPath: [], key: key)
         }
         return try session.decode(T.self, at: entry.ref, path: key == "root" ? .root : .root.appending(ArchiveCodingKey(stringValue: key)))
     }
@@ -256,8 +255,13 @@ open class ArchiveDecoder: @unchecked Sendable {
     /// Calls `body` with a session over the archive in `bytes`, which are valid during the
     /// call only: when it returns, every decoder of the session is closed (one that
     /// `init(from:)` kept throws instead of reading them).
+    ///
+    /// With `identity`, the session starts with the class instances earlier sessions over
+    /// the same bytes decoded, and hands its own back when `body` returns (not when it
+    /// throws: an instance may then be half filled), so that they stay one instance each
+    /// (see ``DecodableArchive``).
     func withSession<R>(_ bytes: UnsafeRawBufferPointer, file: URL?, releasingPagesEvery interval: Int? = nil,
-                        _ body: (Session) throws -> R) throws -> R {
+                        identity: ArchiveInstances? = nil, _ body: (Session) throws -> R) throws -> R {
         let (userInfo, limits, registry, checking, booleans, options) = lock.withLock {
             (_userInfo, _limits, _registry, _classNameChecking, _booleanDecodingStrategy, _options.snapshot())
         }
@@ -275,17 +279,20 @@ open class ArchiveDecoder: @unchecked Sendable {
                     MappedFile.releaseResidentPages(address: address, count: count)
                 }
             }
+            if let identity { state.instances = identity.byUID }
             let decoder = _ArchiveDecoder(document: document, state: state, userInfo: userInfo, slot: .uid(0), path: DecodingPath(.root))
             defer { state.close() }
-            return try body(Session(document: document, decoder: decoder))
+            let result = try body(Session(document: document, decoder: decoder))
+            identity?.byUID = state.instances
+            return result
         }
     }
 
     /// Calls `body` with the envelope of the archive in `bytes` opened, reporting a problem
-    /// opening it as `DecodingError.dataCorrupted` whose description states the cause once
+    /// opening it as `DecodingError.dataCorrupted` whose description states the cause
     /// ("The data is not a property list (it looks like a JPEG image)", or "The file
-    /// '/path' is …" when `file` is given), with no underlying error repeating it. What
-    /// `body` throws passes through unchanged.
+    /// '/path' is …" when `file` is given), as does its underlying ``KeyedArchiveError``.
+    /// What `body` throws passes through unchanged.
     static func open<R>(_ bytes: UnsafeRawBufferPointer, maxDepth: Int, file: URL?,
                         _ body: (ArchiveDocument) throws -> R) throws -> R {
         do {
@@ -299,7 +306,7 @@ open class ArchiveDecoder: @unchecked Sendable {
             let reason = KeyedArchiveError.notAnArchiveReason(error)
             let text = reason.hasPrefix("invalid property list") ? "not a valid keyed archive: " + reason : reason
             let subject = file.map { "The file '\($0.path)' is " } ?? "The data is "
-            throw DecodingError.dataCorrupted(DecodingError.Context(codingPath: [], debugDescription: subject + text))
+            throw DecodingError.archive(.dataCorrupted, subject + text, codingPath: [])
         }
     }
 }

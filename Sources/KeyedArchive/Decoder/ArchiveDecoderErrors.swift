@@ -22,7 +22,8 @@ extension _ArchiveDecoder {
         text.add(" at ")
         addPlace(slot, path, to: &text)
         if let hint { text.add(hint) }
-        return DecodingError.typeMismatch(type, DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
+        return .archive(.typeMismatch(type), text.string, codingPath: codingPath(of: path),
+                        objectIndex: Self.objectIndex(slot), key: path.lastKeyName)
     }
 
     /// The fix for a strict Boolean read of a 0 or 1 (or a number read of a Boolean).
@@ -45,18 +46,24 @@ extension _ArchiveDecoder {
         text.add(typeName(type))
         text.add(" but found nil")
         addPathSuffix(path, to: &text)
-        return DecodingError.valueNotFound(type, DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
+        return .archive(.valueNotFound(type), text.string, codingPath: codingPath(of: path), key: path.lastKeyName)
     }
 
-    /// "Message (at object 5, path 'name')": the cause stated once, in the description, with
-    /// no underlying error that would repeat it when the error is printed.
+    /// "Message (at object 5, path 'name')".
     @inline(never)
     func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String) -> DecodingError {
         var text = ErrorText(sentence(message))
         text.add(" (at ")
         addPlace(slot, path, to: &text)
         text.add(")")
-        return DecodingError.dataCorrupted(DecodingError.Context(codingPath: codingPath(of: path), debugDescription: text.string))
+        return .archive(.dataCorrupted, text.string, codingPath: codingPath(of: path),
+                        objectIndex: Self.objectIndex(slot), key: path.lastKeyName)
+    }
+
+    /// The `$objects` index an error names for `slot`; nil for a value inline in `$top`.
+    static func objectIndex(_ slot: ArchiveSlot) -> Int? {
+        if case .inline(_, let owner) = slot, owner < 0 { return nil }
+        return slot.objectIndex
     }
 
     /// The coding path of `node`, for an error or a `codingPath` request. An error costs
@@ -179,12 +186,13 @@ extension CodingPathNode {
         }
     }
 
-    /// The last key's name, or "[n]" for an index; nil at the root.
+    /// The last key's name, for an error's ``KeyedArchiveError/key``; nil at the root and
+    /// for an array position (no string is made for it: errors are built on every failed
+    /// `try?` probe).
     var lastKeyName: String? {
         switch self {
-        case .root: return nil
+        case .root, .index: return nil
         case .key(let key, _): return key.stringValue
-        case .index(let index, _): return "[\(index)]"
         }
     }
 }

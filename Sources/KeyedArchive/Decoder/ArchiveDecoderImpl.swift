@@ -391,8 +391,9 @@ final class _ArchiveDecoder: Decoder {
     @inline(never)
     func cast<T>(_ value: Any, to type: T.Type, at path: @autoclosure () -> CodingPathNode) throws -> T {
         guard let typed = value as? T else {
-            throw DecodingError.typeMismatch(T.self, DecodingError.Context(
-                codingPath: codingPath(of: path()), debugDescription: "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)"))
+            let path = path()
+            throw DecodingError.archive(.typeMismatch(T.self), "A shared object decoded earlier as \(Swift.type(of: value)) is requested as \(T.self)",
+                                        codingPath: codingPath(of: path), key: path.lastKeyName)
         }
         return typed
     }
@@ -428,9 +429,10 @@ final class _ArchiveDecoder: Decoder {
     func checkClassName(of uid: Int, for type: Any.Type, at path: @autoclosure () -> CodingPathNode) throws {
         guard let chain = try archivedClass(of: .uid(uid), at: path()) else { return }
         guard state.registry.accepts(chain.name, for: type) else {
-            throw DecodingError.typeMismatch(type, DecodingError.Context(
-                codingPath: codingPath(of: path()),
-                debugDescription: "Object \(uid) is archived as class '\(chain.name)', which does not match \(type) (strict class-name checking; register an alias with ArchiveDecoder.setType(_:forClassName:))"))
+            let path = path()
+            throw DecodingError.archive(.typeMismatch(type),
+                "Object \(uid) is archived as class '\(chain.name)', which does not match \(type) (strict class-name checking; register an alias with ArchiveDecoder.setType(_:forClassName:))",
+                codingPath: codingPath(of: path), objectIndex: uid, key: path.lastKeyName)
         }
     }
 }

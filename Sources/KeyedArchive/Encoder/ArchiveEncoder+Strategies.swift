@@ -110,6 +110,26 @@ extension ArchiveEncoder {
         case convertToString(positiveInfinity: String, negativeInfinity: String, nan: String)
     }
 
+    /// What XML output does with a string or key holding a character XML 1.0 cannot
+    /// represent at all: U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE and U+FFFF
+    /// (a backspace in a menu title, a form feed in pasted text). No XML reader accepts a
+    /// document holding one, not even as a character reference; a binary archive holds any
+    /// string.
+    ///
+    /// ```swift
+    /// encoder.outputFormat = .xml
+    /// encoder.invalidXMLCharacterStrategy = .writeRaw   // as Foundation writes them
+    /// ```
+    public enum InvalidXMLCharacterStrategy: Sendable, Hashable {
+        /// Throws `EncodingError.invalidValue` naming the string, its coding path and
+        /// object index, and the character. The default.
+        case `throw`
+        /// Writes the characters as they are, as Foundation's `PropertyListSerialization`
+        /// and `NSKeyedArchiver` do. Foundation and ``ArchiveDecoder`` read such a file back;
+        /// XML readers (Python's `plistlib`, libxml2, expat) reject it.
+        case writeRaw
+    }
+
     /// Human-readable output and key order; see ``OutputFormatting``. Default: none.
     ///
     /// ```swift
@@ -160,6 +180,18 @@ extension ArchiveEncoder {
         get { withOptions { $0.floats } }
         set { withOptions { $0.floats = newValue } }
     }
+
+    /// What XML output does with characters XML 1.0 cannot represent; see
+    /// ``InvalidXMLCharacterStrategy``. Default: ``InvalidXMLCharacterStrategy/throw``.
+    /// Binary output ignores it.
+    ///
+    /// ```swift
+    /// encoder.invalidXMLCharacterStrategy = .writeRaw
+    /// ```
+    public var invalidXMLCharacterStrategy: InvalidXMLCharacterStrategy {
+        get { withOptions { $0.invalidXMLCharacters } }
+        set { withOptions { $0.invalidXMLCharacters = newValue } }
+    }
 }
 
 /// A snapshot of an encoder's strategies, taken once per `encode` call, with flags the hot
@@ -178,6 +210,7 @@ struct ArchiveEncodingOptions {
     var floats: ArchiveEncoder.NonConformingFloatEncodingStrategy = .allow {
         didSet { if case .allow = floats { checksFloats = false } else { checksFloats = true } }
     }
+    var invalidXMLCharacters: ArchiveEncoder.InvalidXMLCharacterStrategy = .throw
 
     private(set) var writesNSDate = true
     private(set) var writesNSData = true

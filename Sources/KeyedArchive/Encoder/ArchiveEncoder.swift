@@ -82,13 +82,14 @@ open class ArchiveEncoder: @unchecked Sendable {
     /// ```
     ///
     /// - Throws: `EncodingError.invalidValue` for a reference cycle between class
-    ///   instances, or whatever the value's own `encode(to:)` throws.
+    ///   instances, or for XML output holding a character XML 1.0 cannot represent
+    ///   (see ``InvalidXMLCharacterStrategy``), or whatever the value's own `encode(to:)` throws.
     open func encode<T: Encodable>(_ value: T) throws -> Data {
         let (format, options, userInfo) = snapshot()
         let table = makeTable()
         let encoder = _ArchiveEncoder(table: table, userInfo: userInfo, options: options)
         table.top = [("root", try encoder.box(value, at: .root))]
-        return Self.serialize(table, format: format)
+        return try Self.serialize(table, format: format, options: options)
     }
 
     /// Encodes several values, each under its own top-level key, into one archive (one
@@ -137,13 +138,17 @@ open class ArchiveEncoder: @unchecked Sendable {
         for (key, value) in values {
             table.top.append((key, try box(value, key)))
         }
-        return Self.serialize(table, format: format)
+        return try Self.serialize(table, format: format, options: options)
     }
 
-    private static func serialize(_ table: ArchiveObjectTable, format: OutputFormat) -> Data {
+    private static func serialize(_ table: ArchiveObjectTable, format: OutputFormat, options: ArchiveEncodingOptions) throws -> Data {
         switch format {
         case .binary: return table.binary()
-        case .xml: return table.xml()
+        case .xml:
+            guard let data = table.xml(refusingForbiddenText: options.invalidXMLCharacters == .throw) else {
+                throw table.xmlForbiddenTextError()
+            }
+            return data
         }
     }
 }

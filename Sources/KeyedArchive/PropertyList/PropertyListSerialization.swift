@@ -21,7 +21,11 @@ extension PropertyListValue {
     }
 
     /// Serializes the value. Binary output stores equal strings and numbers once and uses
-    /// the narrowest offset and reference widths; both formats are deterministic.
+    /// the narrowest offset and reference widths; both formats are deterministic. XML
+    /// output writes every string as it is, as `PropertyListSerialization` does, including
+    /// characters XML 1.0 cannot represent (most C0 controls, U+FFFE, U+FFFF), which XML
+    /// readers other than Foundation's and this package's reject; ``ArchiveEncoder``
+    /// refuses them unless told otherwise (``ArchiveEncoder/InvalidXMLCharacterStrategy``).
     ///
     /// ```swift
     /// let xml = PropertyListValue.array([.integer(1), .string("two")]).propertyListData(format: .xml)

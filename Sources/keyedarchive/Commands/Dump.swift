@@ -37,7 +37,7 @@ enum DumpCommand: ToolCommand {
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
-        let input = try ArchiveInput.read(arguments.positionals[0])
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
         let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         let options = KeyedArchiveView.RenderOptions(colors: Terminal.wantsColor(noColorFlag: arguments.has("no-color")),
                                                      expandsNestedPropertyLists: arguments.has("expand-nested"))

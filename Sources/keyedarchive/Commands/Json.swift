@@ -61,7 +61,7 @@ enum JsonCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         if FolderOptions.isFolderRun(arguments) { return try runLines(arguments) }
-        let input = try ArchiveInput.read(arguments.positionals[0])
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
         let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         var out = OutputBuffer.capturing()
         var nested = arguments.has("expand-nested") ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil

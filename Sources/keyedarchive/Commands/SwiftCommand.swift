@@ -96,7 +96,7 @@ enum SwiftCommand: ToolCommand {
             return Tool.usageError(UsageError(
                 message: "swift prints the code of one archive; give one file, or --check for folders and several files", command: spec))
         }
-        let input = try ArchiveInput.read(arguments.positionals[0])
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
         let (code, _) = try generate(try input.view(), name: input.name, inputSize: input.data.count, settings: settings)
         var out = OutputBuffer()
         out.append(code.text)

@@ -5,7 +5,9 @@ import KeyedArchive
 ///
 /// Findings go to standard error, one per line, like a compiler's
 /// (`FILE: error: object #5 (NSArray), NS.objects[2]: …`); the verdict for each file goes
-/// to standard output (`FILE: OK (12 objects)`, `FILE: FAILED (2 errors)`).
+/// to standard output (`FILE: OK (12 objects, 3 cycles)`, `FILE: FAILED (2 errors)`).
+/// Cycles, normal in NSCoding archives, are only counted unless `--verbose` lists them;
+/// `--quiet` leaves out the verdicts of sound files.
 enum VerifyCommand: ToolCommand {
     static let spec = CommandSpec(
         name: "verify",
@@ -15,19 +17,21 @@ enum VerifyCommand: ToolCommand {
             has a class entry with a $classname, that every UID is in range, that \
             Foundation's classes have the fields they need (NS.objects an array of UIDs, \
             NS.keys and NS.objects of equal length, NS.time a number, 16 NS.uuidbytes, \
-            and so on), and walks the graph from $top. Cycles are reported as notes: \
-            NSCoding archives may contain them.
+            and so on), and walks the graph from $top. Cycles are legal (NSCoding archives \
+            often contain them, a nib hundreds): the verdict counts them, and --verbose \
+            lists each as a note.
 
             Each finding goes to standard error as 'FILE: error|warning|note: object #N \
             (Class), key path: message'; a verdict per file goes to standard output \
-            ('FILE: OK (12 objects)', 'FILE: FAILED (2 errors)', and with --all \
-            'FILE: skipped: REASON'). Exits with status 0 when every file is sound \
-            (warnings and notes allowed), 1 otherwise.
+            ('FILE: OK (12 objects, 3 cycles)', 'FILE: FAILED (2 errors)', and with --all \
+            'FILE: skipped: REASON'). With --quiet a sound file prints nothing, on its own \
+            as in folders. Exits with status 0 when every file is sound (warnings and notes \
+            allowed), 1 otherwise.
 
             \(FolderOptions.help)
             """,
         arguments: [.files],
-        options: [.noColor, .all, .jobs, .quiet]
+        options: [.noColor, .all, .jobs, .verifyQuiet, .verbose]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
@@ -38,18 +42,32 @@ enum VerifyCommand: ToolCommand {
             return Tool.usageError(error)
         }
         let palette = Palette(enabled: Terminal.wantsColor(noColorFlag: arguments.has("no-color"), fd: 2))
-        let includesAll = folder.includesAll
-        return folder.run(command: "verify", done: { "\($0) OK" }) { report($0, palette: palette, includesAll: includesAll) }
+        let style = Style(palette: palette, includesAll: folder.includesAll, verbose: arguments.has("verbose"),
+                          quiet: arguments.has("quiet"))
+        return folder.run(command: "verify", done: { "\($0) OK" }) { report($0, style) }
+    }
+
+    /// How one file's report is written.
+    struct Style: Sendable {
+        let palette: Palette
+        /// `--all`: a line for each skipped file.
+        let includesAll: Bool
+        /// `--verbose`: every cycle listed as a note.
+        var verbose = false
+        /// `--quiet`: no verdict for a sound file.
+        var quiet = false
     }
 
     /// The findings (for standard error) and the verdict (for standard output) of one input.
-    static func report(_ found: FoundInput, palette: Palette, includesAll: Bool) -> FileReport {
+    static func report(_ found: FoundInput, _ style: Style) -> FileReport {
+        let includesAll = style.includesAll
         let name = found.kind == .standardInput ? "<stdin>" : found.path
         func skipped(_ reason: String) -> FileReport {
             FileReport(verdict: .skipped, output: includesAll ? "\(ArchiveText.escaped(name)): skipped: \(ArchiveText.escaped(reason))\n" : "")
         }
         func failed(_ message: String) -> FileReport {
-            lines(name, [Diagnostic(severity: .error, object: nil, path: "", message: message)], [:], nil, palette: palette)
+            lines(name, (diagnostics: [Diagnostic(severity: .error, object: nil, path: "", message: message)],
+                         classNames: [:], objectCount: nil, cycles: 0), style: style)
         }
         // The library's own reading must agree: anything it refuses is an error here too.
         let data: Data, refusal: String?
@@ -62,16 +80,18 @@ enum VerifyCommand: ToolCommand {
             guard found.isNamed else { return skipped(OpenedInput.plainReason) }
             (data, refusal) = (bytes, OpenedInput.plainReason)
         }
-        let (diagnostics, classNames, objectCount) = check(data, refusal: refusal)
-        return lines(name, diagnostics, classNames, objectCount, palette: palette)
+        return lines(name, check(data, refusal: refusal), style: style)
     }
 
-    /// The lines for one file: each finding for standard error, the verdict for standard
-    /// output; failed when any finding is an error.
-    private static func lines(_ name: String, _ diagnostics: [Diagnostic], _ classNames: [Int: String], _ objectCount: Int?,
-                              palette: Palette) -> FileReport {
+    /// The lines for one file: each finding for standard error (cycles only with
+    /// `--verbose`), the verdict for standard output (not for a sound file with `--quiet`);
+    /// failed when any finding is an error.
+    private static func lines(_ name: String,
+                              _ found: (diagnostics: [Diagnostic], classNames: [Int: String], objectCount: Int?, cycles: Int),
+                              style: Style) -> FileReport {
+        let (diagnostics, classNames, palette) = (found.diagnostics, found.classNames, style.palette)
         var messages = ""
-        for diagnostic in diagnostics.sorted(by: { $0.severity < $1.severity }) {
+        for diagnostic in diagnostics.sorted(by: { $0.severity < $1.severity }) where style.verbose || !diagnostic.isCycle {
             let label: String
             switch diagnostic.severity {
             case .error: label = palette.paint("error:", .boldRed)
@@ -82,19 +102,20 @@ enum VerifyCommand: ToolCommand {
             messages += "\(ArchiveText.escaped(name)): \(label) \(ArchiveText.escaped(diagnostic.text(className: className)))\n"
         }
         let failed = diagnostics.contains { $0.severity == .error }
-        return FileReport(verdict: failed ? .failed : .done,
-                          output: "\(ArchiveText.escaped(name)): " + verdict(diagnostics, objectCount: objectCount) + "\n",
-                          messages: messages)
+        let output = failed || !style.quiet
+            ? "\(ArchiveText.escaped(name)): " + verdict(diagnostics, objectCount: found.objectCount, cycles: found.cycles) + "\n" : ""
+        return FileReport(verdict: failed ? .failed : .done, output: output, messages: messages)
     }
 
-    /// The findings for one file's bytes, the class name of each object, and the object
-    /// count; `refusal` is why the library would not open it as an archive, if it would not.
-    static func check(_ data: Data, refusal: String?) -> ([Diagnostic], [Int: String], Int?) {
+    /// The findings for one file's bytes, the class name of each object, the object count
+    /// and the number of cycles; `refusal` is why the library would not open it as an archive, if it would not.
+    static func check(_ data: Data, refusal: String?)
+        -> (diagnostics: [Diagnostic], classNames: [Int: String], objectCount: Int?, cycles: Int) {
         let tree: PropertyListValue
         do {
             tree = try PropertyListValue(propertyList: data, limits: ArchiveDecoder.Limits())
         } catch {
-            return ([Diagnostic(severity: .error, object: nil, path: "", message: ArchiveInput.describe(error))], [:], nil)
+            return ([Diagnostic(severity: .error, object: nil, path: "", message: ArchiveInput.describe(error))], [:], nil, 0)
         }
         var checker = ArchiveChecker()
         checker.check(tree)
@@ -103,7 +124,7 @@ enum VerifyCommand: ToolCommand {
             diagnostics.append(Diagnostic(severity: .error, object: nil, path: "", message: refusal))
         }
         diagnostics += duplicateKeyWarnings(data)
-        return (diagnostics, checker.classNames, checker.objects.isEmpty ? nil : checker.objects.count)
+        return (diagnostics, checker.classNames, checker.objects.isEmpty ? nil : checker.objects.count, checker.cycleCount)
     }
 
     /// A warning for each key a dictionary holds more than once: readers disagree on such
@@ -120,13 +141,15 @@ enum VerifyCommand: ToolCommand {
         }
     }
 
-    /// `OK (12 objects, 1 note)` or `FAILED (2 errors, 1 warning)`.
-    private static func verdict(_ diagnostics: [Diagnostic], objectCount: Int?) -> String {
+    /// `OK (12 objects, 1 note, 3 cycles)` or `FAILED (2 errors, 1 warning)`: cycles
+    /// (listed or not) are counted as cycles, the other notes as notes.
+    private static func verdict(_ diagnostics: [Diagnostic], objectCount: Int?, cycles: Int) -> String {
         var counts: [String] = []
         for severity in [Diagnostic.Severity.error, .warning, .note] {
-            let count = diagnostics.filter { $0.severity == severity }.count
+            let count = diagnostics.filter { $0.severity == severity && !$0.isCycle }.count
             if count > 0 { counts.append("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")") }
         }
+        if cycles > 0 { counts.append("\(cycles) cycle\(cycles == 1 ? "" : "s")") }
         let failed = diagnostics.contains { $0.severity == .error }
         if !failed, let objectCount { counts.insert("\(objectCount) objects", at: 0) }
         return (failed ? "FAILED" : "OK") + (counts.isEmpty ? "" : " (\(counts.joined(separator: ", ")))")

@@ -10,6 +10,13 @@ extension OptionSpec {
         help: "With folders or several files: how many files to work on at once (default: the number of cores).")
     static let quiet = OptionSpec.flag(
         "quiet", short: "q", help: "With folders or several files: no progress line and no summary on standard error.")
+    /// `verify`'s `--quiet`: the folder meaning, and no verdict for a sound file.
+    static let verifyQuiet = OptionSpec.flag(
+        "quiet", short: "q",
+        help: "Print only problems: no line for a sound file (one file or many), and with folders no progress line and no summary.")
+    /// `verify`'s `--verbose`.
+    static let verbose = OptionSpec.flag(
+        "verbose", short: "v", help: "Also list each cycle as a note (otherwise the verdict only counts them).")
     static let all = OptionSpec.flag(
         "all", help: "With folders: also report the files that are not keyed archives, instead of only counting them.")
 }

@@ -19,9 +19,12 @@ struct ArchiveChecker {
     /// The `$classname` of each object that is a class entry (`nil` for the others),
     /// found once so that every lookup by UID costs O(1).
     private(set) var classEntryNames: [String?] = []
+    /// How many references close a cycle (``checkGraph()``), listed or not.
+    var cycleCount = 0
 
-    mutating func report(_ severity: Diagnostic.Severity, object: Int? = nil, _ path: String, _ message: String) {
-        diagnostics.append(Diagnostic(severity: severity, object: object, path: path, message: message))
+    mutating func report(_ severity: Diagnostic.Severity, object: Int? = nil, _ path: String, _ message: String,
+                         isCycle: Bool = false) {
+        diagnostics.append(Diagnostic(severity: severity, object: object, path: path, message: message, isCycle: isCycle))
     }
 
     /// Runs every check on a property list.

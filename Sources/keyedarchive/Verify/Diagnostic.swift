@@ -5,7 +5,8 @@ struct Diagnostic: Equatable {
         case error
         /// Unusual but readable (for example `$objects[0]` is not `$null`).
         case warning
-        /// Worth knowing, not wrong: cycles, which NSCoding archives may contain.
+        /// Worth knowing, not wrong: cycles (which NSCoding archives may contain),
+        /// unreachable objects, an unusual archiver name.
         case note
 
         private var rank: Int {
@@ -25,6 +26,9 @@ struct Diagnostic: Equatable {
     /// The key path inside the object (`NS.objects[2]`) or in the envelope (`$top.root`).
     let path: String
     let message: String
+    /// Whether this is a note about a cycle: `verify` lists those only with `--verbose`
+    /// and otherwise counts the cycles in its verdict.
+    var isCycle = false
 
     /// `object #5 (NSArray), NS.objects[2]: UID 99 is out of range`.
     func text(className: String?) -> String {

@@ -7,12 +7,13 @@ extension ArchiveChecker {
 
     /// Walks the graph depth-first from every `$top` entry, without recursion (archives
     /// can be deep). A reference to an object that is still on the walk's stack closes a
-    /// cycle, reported as a note with the objects around it. Objects that no walk
+    /// cycle, reported as a note with the objects around it (the first ``cyclesShown``;
+    /// all are counted in ``cycleCount``). Objects that no walk
     /// reaches are reported as one note.
     mutating func checkGraph() {
         var state = [UInt8](repeating: 0, count: objects.count)  // 0 unseen, 1 open, 2 done
         var cycles: [(object: Int, path: String, loop: [Int])] = []
-        var cycleCount = 0
+        cycleCount = 0
         for (_, root) in top where root > 0 && state[root] == 0 {
             // Each frame: an object, its outgoing references, and how many are followed.
             var stack: [(index: Int, edges: [(target: Int, path: String)], next: Int)] = []
@@ -44,10 +45,12 @@ extension ArchiveChecker {
         }
         for cycle in cycles {
             let loop = cycle.loop.map { "#\($0)" }.joined(separator: " -> ")
-            report(.note, object: cycle.object, cycle.path, "closes a cycle \(loop) (legal in NSCoding archives; typed decoding needs an ArchiveReferenceDecodable class on the cycle)")
+            report(.note, object: cycle.object, cycle.path,
+                   "closes a cycle \(loop) (legal in NSCoding archives; typed decoding needs an ArchiveReferenceDecodable class on the cycle)",
+                   isCycle: true)
         }
         if cycleCount > cycles.count {
-            report(.note, "", "\(cycleCount - cycles.count) more cycles not listed")
+            report(.note, "", "\(cycleCount - cycles.count) more cycles not listed", isCycle: true)
         }
         let unreachable = objects.indices.dropFirst().filter { state[$0] == 0 && !isClassEntry($0) }
         if !unreachable.isEmpty, !top.isEmpty {

@@ -17,13 +17,57 @@ struct CLIVerifyTests {
         #expect(result.stdout.split(separator: "\n").allSatisfy { $0.contains(": OK (") })
     }
 
-    @Test("a cycle is a note, not an error", .requiresCorpus)
+    /// `verify FILE` on a sound file: status 0, the one line `FILE: verdict`, nothing on
+    /// standard error.
+    func expectOneLine(_ file: String, _ verdict: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let result = try CLI.run(["verify", file])
+        #expect(result.status == 0, sourceLocation: sourceLocation)
+        #expect(result.stdout == "\(file): \(verdict)\n", sourceLocation: sourceLocation)
+        #expect(result.stderr.isEmpty, "\(result.stderr)", sourceLocation: sourceLocation)
+    }
+
+    @Test("a cycle is counted, not an error; --verbose lists it as a note", .requiresCorpus)
     func cycleIsNote() throws {
         let file = CLI.corpusFile("apple/nskeyedunarchiver-rs/circularReference.plist")
-        let result = try CLI.run(["verify", file])
-        #expect(result.status == 0)
-        #expect(result.stdout == "\(file): OK (3 objects, 1 note)\n")
-        #expect(result.stderr == "\(file): note: object #1 (NSMutableArray), NS.objects[0]: closes a cycle #1 -> #1 (legal in NSCoding archives; typed decoding needs an ArchiveReferenceDecodable class on the cycle)\n")
+        try expectOneLine(file, "OK (3 objects, 1 cycle)")
+        for flag in ["--verbose", "-v"] {
+            let verbose = try CLI.run(["verify", flag, file])
+            #expect(verbose.status == 0)
+            #expect(verbose.stdout == "\(file): OK (3 objects, 1 cycle)\n")
+            #expect(verbose.stderr == "\(file): note: object #1 (NSMutableArray), NS.objects[0]: closes a cycle #1 -> #1 (legal in NSCoding archives; typed decoding needs an ArchiveReferenceDecodable class on the cycle)\n")
+        }
+    }
+
+    @Test("a healthy nib prints one line with its count of cycles; --verbose lists 20 and counts the rest", .requiresCorpus)
+    func quietNib() throws {
+        let file = CLI.corpusFile("apps/interface-builder/nv-MainMenu.nib")
+        try expectOneLine(file, "OK (1003 objects, 141 cycles)")
+        let verbose = try CLI.run(["verify", "--verbose", file])
+        #expect(verbose.stdout == "\(file): OK (1003 objects, 141 cycles)\n")
+        let notes = verbose.stderr.split(separator: "\n")
+        #expect(notes.count == 21)
+        #expect(notes.filter { $0.contains("closes a cycle") }.count == 20)
+        #expect(notes.last == "\(file): note: 121 more cycles not listed")
+    }
+
+    @Test("-q prints only problems, for one file as for several", .requiresCorpus)
+    func quiet() throws {
+        let good = CLI.corpusFile("apps/interface-builder/nv-MainMenu.nib")
+        let bad = CLI.corpusFile("hostile/keyed/missing_top.xml")
+        for flag in ["-q", "--quiet"] {
+            let one = try CLI.run(["verify", flag, good])
+            #expect(one.status == 0)
+            #expect(one.stdout.isEmpty, "\(one.stdout)")
+            #expect(one.stderr.isEmpty, "\(one.stderr)")
+            let failing = try CLI.run(["verify", flag, bad])
+            #expect(failing.status == 1)
+            #expect(failing.stdout == "\(bad): FAILED (1 error)\n")
+            #expect(failing.stderr.contains("\(bad): error: $top: missing"))
+            let several = try CLI.run(["verify", flag, good, bad])
+            #expect(several.status == 1)
+            #expect(several.stdout == "\(bad): FAILED (1 error)\n")
+            #expect(!several.stderr.contains("files:"), "no summary: \(several.stderr)")
+        }
     }
 
     @Test("problems in Foundation objects are all reported, with object index and key path")
@@ -42,9 +86,9 @@ struct CLIVerifyTests {
             CLIFixtures.classEntry("NSUUID"),                                                       // 10
         ])
         let path = try CLI.temporaryFile(archive)
-        let result = try CLI.run(["verify", path])
+        let result = try CLI.run(["verify", "--verbose", path])
         #expect(result.status == 1)
-        #expect(result.stdout == "\(path): FAILED (4 errors, 1 note)\n")
+        #expect(result.stdout == "\(path): FAILED (4 errors, 1 cycle)\n")
         CLI.expectSnapshot(result.stderr.replacingOccurrences(of: path, with: "FILE"), "verify-foundation-problems.txt")
         for expected in [
             "error: object #1 (NSArray), NS.objects[1]: is a string, expected a UID",
@@ -95,6 +139,6 @@ struct CLIVerifyTests {
     func foundationArchive() throws {
         let result = try CLI.run(["verify", "-"], stdin: try CLIFixtures.team())
         #expect(result.status == 0)
-        #expect(result.stdout == "<stdin>: OK (26 objects, 1 note)\n")
+        #expect(result.stdout == "<stdin>: OK (26 objects, 1 cycle)\n")
     }
 }

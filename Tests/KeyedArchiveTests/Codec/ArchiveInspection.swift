@@ -49,9 +49,12 @@ struct RawArchive {
 }
 
 /// Encodes in `format`, checks determinism (two encodes give the same bytes), decodes back.
-func roundTrip<T: Codable>(_ value: T, format: PropertyListFormat) throws -> (decoded: T, data: Data, raw: RawArchive) {
+func roundTrip<T: Codable>(_ value: T, format: PropertyListFormat,
+                           invalidXMLCharacters: ArchiveEncoder.InvalidXMLCharacterStrategy = .throw)
+    throws -> (decoded: T, data: Data, raw: RawArchive) {
     let encoder = ArchiveEncoder()
     encoder.outputFormat = format
+    encoder.invalidXMLCharacterStrategy = invalidXMLCharacters
     let data = try encoder.encode(value)
     let again = try encoder.encode(value)
     guard data == again else { throw KeyedArchiveError("encoding is not deterministic") }

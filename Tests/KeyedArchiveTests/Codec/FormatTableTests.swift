@@ -56,7 +56,9 @@ struct FormatTableTests {
     func strings(format: PropertyListFormat) throws {
         struct Names: Codable, Equatable { var a: String, b: String, c: String, d: String, empty: String }
         let value = Names(a: "same", b: "same", c: "héllo wörld ✓", d: "emoji 🐕 and \u{0}", empty: "")
-        let (decoded, _, raw) = try roundTrip(value, format: format)
+        // U+0000 cannot be XML 1.0: written raw, as Foundation writes it, only when asked.
+        #expect(throws: EncodingError.self) { try roundTrip(value, format: .xml) }
+        let (decoded, _, raw) = try roundTrip(value, format: format, invalidXMLCharacters: .writeRaw)
         #expect(decoded == value)
         #expect(raw.count(ofString: "same") == 1)
         #expect(raw.root?["a"] == raw.root?["b"])

@@ -18,7 +18,13 @@ struct WrongInputTests {
         ("JSON", Array(" {\"name\": \"Ada\"}".utf8), "not a property list (it looks like JSON)"),
         ("UTF-16", [0xFF, 0xFE, 0x3C, 0x00], "not a property list (it looks like UTF-16 text; XML property lists are read in UTF-8 only)"),
         ("empty", [], "not a property list (the data is empty)"),
-        ("unknown", Array("hello, world".utf8), "not a property list (it starts with neither 'bplist' nor '<', but with 68 65 6c 6c 6f 2c 20 77)"),
+        ("text", Array("hello, world".utf8), "not a property list (it looks like text, starting \"hello, world\")"),
+        ("long text", Array("Dear diary,\ntoday I tried to open a note with the archive decoder.".utf8),
+         "not a property list (it looks like text, starting \"Dear diary,\\ntoday I trie\")"),
+        ("text cut in a character", Array("naïve ".utf8) + Array(repeating: UInt8(ascii: "x"), count: 56) + [0xC3, 0xAF, 0x21],
+         "not a property list (it looks like text, starting \"naïve xxxxxxxxxxxxxxxxxx\")"),
+        ("unknown", [0x00, 0x01, 0x02, 0x68, 0x65, 0x6c, 0x6c, 0x6f, 0x21], "not a property list (it starts with neither 'bplist' nor '<' and is not text, but with 00 01 02 68 65 6c 6c 6f)"),
+        ("invalid UTF-8", [0x68, 0x69, 0xFF, 0x21], "not a property list (it starts with neither 'bplist' nor '<' and is not text, but with 68 69 ff 21)"),
     ]
 
     @Test("the sniffer names each kind", arguments: kinds.map(\.name))
@@ -37,7 +43,7 @@ struct WrongInputTests {
         #expect(InputKind(sniffing: Array("<!-- note --><plist/>".utf8)) == .markup)
     }
 
-    @Test("the decoder says what the data looks like, once", arguments: kinds.map(\.name))
+    @Test("the decoder says what the data looks like", arguments: kinds.map(\.name))
     func decoder(name: String) throws {
         let kind = try #require(Self.kinds.first { $0.name == name })
         do {
@@ -46,10 +52,11 @@ struct WrongInputTests {
         } catch let error as DecodingError {
             guard case .dataCorrupted(let context) = error else { Issue.record("\(error)"); return }
             #expect(context.debugDescription == "The data is " + kind.says)
-            #expect(context.underlyingError == nil)
+            #expect(context.underlyingError?.localizedDescription == "The data is " + kind.says)
+            // Printed: the debug description, then the underlying error with the same text.
             let printed = "\(error)"
-            #expect(printed.components(separatedBy: kind.says).count == 2, "cause stated once: \(printed)")
-            #expect(!printed.contains("Underlying error"))
+            #expect(printed.components(separatedBy: kind.says).count == 3, "\(printed)")
+            #expect(printed.hasSuffix("Underlying error: The data is " + kind.says), "\(printed)")
         }
     }
 
@@ -61,6 +68,16 @@ struct WrongInputTests {
         #expect(error?.localizedDescription == kind.says)
         let plainError = #expect(throws: PropertyListError.self) { try PropertyListValue(propertyList: Data(kind.bytes)) }
         #expect(plainError?.description == kind.says)
+    }
+
+    @Test("topLevelKeys(in:) names text as text")
+    func topLevelKeysOfText() throws {
+        do {
+            _ = try ArchiveDecoder().topLevelKeys(in: Data("hello".utf8))
+            Issue.record("read keys of text")
+        } catch {
+            #expect(KeyedArchiveError.message(of: error) == "The data is not a property list (it looks like text, starting \"hello\")")
+        }
     }
 
     @Test("a plain property list is named as one")
@@ -144,7 +161,7 @@ struct WrongInputTests {
         }
     }
 
-    @Test("a corrupt object's message is stated once")
+    @Test("a corrupt object's message is its own, and its underlying error's")
     func corruptOnce() throws {
         // An object whose $class is missing: the decoder's message and place, no repeat.
         let objects: [PropertyListValue] = [.string("$null"), .dictionary([.init(key: "name", value: .string("x"))])]
@@ -159,9 +176,11 @@ struct WrongInputTests {
             _ = try ArchiveDecoder().decode(Named.self, from: envelope.propertyListData(format: .binary))
             Issue.record("decoded")
         } catch {
+            // Once in the debug description, once as the underlying error; the reader's
+            // own error is not chained under it.
             let printed = "\(error)"
-            #expect(printed.components(separatedBy: "no $class").count == 2, "\(printed)")
-            #expect(!printed.contains("Underlying error"))
+            #expect(printed.components(separatedBy: "no $class").count == 3, "\(printed)")
+            #expect(KeyedArchiveError.message(of: error).components(separatedBy: "no $class").count == 2)
         }
     }
 }

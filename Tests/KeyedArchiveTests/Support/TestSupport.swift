@@ -299,10 +299,13 @@ extension PropertyListFormat {
     }
 }
 
-/// Encodes with ``ArchiveEncoder`` in `format`.
-func archive<T: Encodable>(_ value: T, format: PropertyListFormat) throws -> Data {
+/// Encodes with ``ArchiveEncoder`` in `format` (characters XML 1.0 cannot hold: as
+/// `invalidXMLCharacters` says).
+func archive<T: Encodable>(_ value: T, format: PropertyListFormat,
+                           invalidXMLCharacters: ArchiveEncoder.InvalidXMLCharacterStrategy = .throw) throws -> Data {
     let encoder = ArchiveEncoder()
     encoder.outputFormat = format
+    encoder.invalidXMLCharacterStrategy = invalidXMLCharacters
     return try encoder.encode(value)
 }
 

@@ -5,9 +5,13 @@ extension ArchiveObjectTable {
     /// the layout `XMLPropertyListWriter` gives the same archive as a `PropertyListValue`:
     /// a first pass over the table counts the bytes, a second writes them into a buffer of
     /// exactly that size, which becomes the result (see ``XMLPlistDocument``).
-    func xml() -> Data {
+    ///
+    /// With `refusingForbiddenText`, returns nil (writing nothing) when a string or key
+    /// holds a character XML 1.0 cannot represent, found by the counting pass's scan for
+    /// escapes (see ``XMLPlistEscaping``); `xmlForbiddenTextError()` then says where.
+    func xml(refusingForbiddenText: Bool = false) -> Data? {
         finishEncoding()
-        return XMLPlistDocument.data(ArchiveXMLDocument(table: self))
+        return XMLPlistDocument.checkedData(ArchiveXMLDocument(table: self), refusingForbiddenText: refusingForbiddenText)
     }
 }
 
@@ -19,18 +23,27 @@ private struct ArchiveXMLDocument: XMLPlistDocumentWriter {
     /// `keyLineEnds[i]` and starts where key `i - 1`'s ends.
     private let keyLines: [UInt8]
     private let keyLineEnds: [Int]
+    /// Whether a field key holds a character XML 1.0 cannot represent.
+    private let keysHaveForbiddenText: Bool
 
     init(table: ArchiveObjectTable) {
         self.table = table
         var lines: [UInt8] = []
         var ends: [Int] = []
+        var forbidden = false
         ends.reserveCapacity(table.keys.count)
         for key in table.keys {
-            lines += XMLPlistDocument.bytes(FieldKeyLine(key: key))
+            if let line = XMLPlistDocument.checkedBytes(FieldKeyLine(key: key), refusingForbiddenText: true) {
+                lines += line
+            } else {
+                forbidden = true
+                lines += XMLPlistDocument.bytes(FieldKeyLine(key: key))
+            }
             ends.append(lines.count)
         }
         keyLines = lines
         keyLineEnds = ends
+        keysHaveForbiddenText = forbidden
     }
 
     /// One field key's line.
@@ -49,6 +62,7 @@ private struct ArchiveXMLDocument: XMLPlistDocumentWriter {
     }
 
     private func writeDocument<Sink: XMLPlistByteSink>(into output: inout XMLPlistOutput<Sink>, keyLines: UnsafeRawBufferPointer) {
+        if keysHaveForbiddenText { output.noteForbiddenText() }
         output.beginDocument()
         output.raw("<dict>\n")
         output.key("$version", indent: 1)

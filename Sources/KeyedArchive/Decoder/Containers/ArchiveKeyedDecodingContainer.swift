@@ -172,9 +172,9 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
         let place = uid < 0 ? "$top" : "object \(uid)"
         let keys = decoder.codingPath(of: path)
         let path = path.dotted
-        return DecodingError.keyNotFound(key, DecodingError.Context(
-            codingPath: keys,
-            debugDescription: "No value for key '\(TextExcerpt.of(key.stringValue))' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))"))
+        return .archive(.keyNotFound(key),
+            "No value for key '\(TextExcerpt.of(key.stringValue))' in \(place)\(path.isEmpty ? "" : " at '\(path)'") (its keys: \(names.isEmpty ? "none" : list)\(hint))",
+            codingPath: keys, objectIndex: uid < 0 ? nil : uid, key: key.stringValue)
     }
 
     /// Up to `limit` of the object's key names, unescaped, in stored order.

@@ -141,9 +141,8 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     private func nextSlot<T>(_ type: T.Type) throws -> ArchiveSlot {
         try decoder.countValue(at: nextPath, slot: .uid(uid))
         guard !isAtEnd else {
-            throw DecodingError.valueNotFound(type, DecodingError.Context(
-                codingPath: decoder.codingPath(of: nextPath),
-                debugDescription: "Unkeyed container of object \(uid) is at its end (\(count ?? 0) elements)"))
+            throw DecodingError.archive(.valueNotFound(type), "Unkeyed container of object \(uid) is at its end (\(count ?? 0) elements)",
+                                        codingPath: decoder.codingPath(of: nextPath), objectIndex: uid, key: nextPath.lastKeyName)
         }
         do {
             switch elements {

@@ -23,6 +23,9 @@ package enum InputKind: Sendable, Hashable {
     case gzip
     case sqlite
     case empty
+    /// Other UTF-8 text without control characters (a note, a log, a CSV file); its first
+    /// characters, for the message.
+    case text(start: String)
     /// None of the above; the first bytes, for the message.
     case unknown(firstBytes: [UInt8])
 
@@ -54,8 +57,28 @@ package enum InputKind: Sendable, Hashable {
         case UInt8(ascii: "<")?: self = .markup
         case UInt8(ascii: "{")?, UInt8(ascii: "[")?: self = .json
         case nil: self = .markup  // white space only: the XML reader says no value was found
-        default: self = .unknown(firstBytes: Array(head.prefix(8)))
+        default:
+            if let start = Self.textStart(start, cutOff: bytes.count > head.count) { self = .text(start: start); return }
+            self = .unknown(firstBytes: Array(head.prefix(8)))
         }
+    }
+
+    /// Characters of a text quoted in the message.
+    static let textExcerptLength = 24
+
+    /// The first characters of `head` when it reads as UTF-8 text without control
+    /// characters other than tab, line feed and carriage return (when the input goes on
+    /// past `head`, a multi-byte character cut off at its end is allowed); nil otherwise.
+    private static func textStart(_ head: ArraySlice<UInt8>, cutOff: Bool) -> String? {
+        for cut in 0...(cutOff ? min(3, head.count - 1) : 0) where head.suffix(cut).allSatisfy({ $0 >= 0x80 }) {
+            guard let text = String(bytes: head.dropLast(cut), encoding: .utf8) else { continue }
+            let isControl: (Unicode.Scalar) -> Bool = {
+                ($0.value < 0x20 && $0 != "\t" && $0 != "\n" && $0 != "\r") || (0x7F...0x9F).contains($0.value)
+            }
+            if text.unicodeScalars.contains(where: isControl) { return nil }
+            return String(text.prefix(textExcerptLength))
+        }
+        return nil
     }
 
     /// Whether it certainly starts as a property list does (binary, or XML with a plist
@@ -83,6 +106,7 @@ package enum InputKind: Sendable, Hashable {
         case .gzip: return "gzip-compressed data"
         case .sqlite: return "an SQLite database"
         case .empty: return "empty"
+        case .text: return "text"
         case .unknown: return "unknown data"
         }
     }
@@ -91,9 +115,11 @@ package enum InputKind: Sendable, Hashable {
     package var notAPropertyListReason: String {
         switch self {
         case .empty: return "not a property list (the data is empty)"
+        case .text(let start):
+            return "not a property list (it looks like text, starting \(ArchiveText.quoted(start)))"
         case .unknown(let bytes):
             let hex = bytes.map { String(format: "%02x", $0) }.joined(separator: " ")
-            return "not a property list (it starts with neither 'bplist' nor '<', but with \(hex))"
+            return "not a property list (it starts with neither 'bplist' nor '<' and is not text, but with \(hex))"
         default: return "not a property list (it looks like \(description))"
         }
     }

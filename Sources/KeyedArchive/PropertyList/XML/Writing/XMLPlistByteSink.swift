@@ -113,7 +113,7 @@ struct XMLPlistPieces {
         position += count
     }
 
-    /// `text` escaped, `text.count + growth` bytes (`growth` from `XMLPlistEscaping.growth`).
+    /// `text` escaped, `text.count + growth` bytes (`growth` from `XMLPlistEscaping.scan`).
     @inline(__always)
     mutating func escaped(_ text: UnsafeBufferPointer<UInt8>, growth: Int) {
         if growth == 0 {

@@ -113,7 +113,14 @@ enum XMLPlistDocument {
     static let largeDocumentBytes = 1 << 25
 
     static func bytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer) -> [UInt8] {
-        let (total, reals) = size(of: writer)
+        checkedBytes(writer, refusingForbiddenText: false) ?? []
+    }
+
+    /// ``bytes(_:)``, or nil (with nothing written) when `refusingForbiddenText` and the
+    /// counting pass met a string or key XML 1.0 cannot hold (see ``XMLPlistEscaping``).
+    static func checkedBytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer, refusingForbiddenText: Bool) -> [UInt8]? {
+        let (total, reals, forbidden) = size(of: writer)
+        if forbidden && refusingForbiddenText { return nil }
         return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             initialized = fill(UnsafeMutableBufferPointer(rebasing: buffer[0..<total]), with: writer, reals: reals)
         }
@@ -127,33 +134,44 @@ enum XMLPlistDocument {
     /// as before, into a `Data` of its exact size. (`large`: the size from which a document
     /// counts as large, for tests.)
     static func data<Writer: XMLPlistDocumentWriter>(_ writer: Writer, large: Int = largeDocumentBytes) -> Data {
-        let (counted, reals) = size(of: writer, limit: large)
+        checkedData(writer, large: large, refusingForbiddenText: false) ?? Data()
+    }
+
+    /// ``data(_:large:)``, or nil (with nothing written) when `refusingForbiddenText` and
+    /// the counting pass met a string or key XML 1.0 cannot hold (see ``XMLPlistEscaping``).
+    static func checkedData<Writer: XMLPlistDocumentWriter>(_ writer: Writer, large: Int = largeDocumentBytes,
+                                                           refusingForbiddenText: Bool) -> Data? {
+        let (counted, reals, forbidden) = size(of: writer, limit: large)
+        if forbidden && refusingForbiddenText { return nil }
         if counted >= large {
             var output = XMLPlistOutput(XMLPlistGrowingSink(capacity: counted + counted / 4), reals: reals)
             writer.write(into: &output)
             if let data = output.sink.takeData() { return data }
-            return exactData(writer, size(of: writer))  // no memory for the block: the exact way
+            let exact = size(of: writer)  // no memory for the block: the exact way
+            return exactData(writer, count: exact.count, reals: exact.reals)
         }
-        return exactData(writer, (counted, reals))
+        return exactData(writer, count: counted, reals: reals)
     }
 
     /// A `Data` of the exact, counted size.
-    static func exactData<Writer: XMLPlistDocumentWriter>(_ writer: Writer, _ counted: (count: Int, reals: XMLPlistRealTexts)) -> Data {
-        var data = Data(count: counted.count)
+    static func exactData<Writer: XMLPlistDocumentWriter>(_ writer: Writer, count: Int, reals: XMLPlistRealTexts) -> Data {
+        var data = Data(count: count)
         data.withUnsafeMutableBytes { raw in
-            _ = fill(raw.bindMemory(to: UInt8.self), with: writer, reals: counted.reals)
+            _ = fill(raw.bindMemory(to: UInt8.self), with: writer, reals: reals)
         }
         return data
     }
 
-    /// The document's size (or, past `limit`, the size without the rest of its reals), and
-    /// the texts of its reals (those counted) for the writing pass.
-    static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer, limit: Int = .max) -> (count: Int, reals: XMLPlistRealTexts) {
+    /// The document's size (or, past `limit`, the size without the rest of its reals), the
+    /// texts of its reals (those counted) for the writing pass, and whether a string or key
+    /// holds a character XML 1.0 cannot represent.
+    static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer, limit: Int = .max)
+        -> (count: Int, reals: XMLPlistRealTexts, forbidden: Bool) {
         var counter = XMLPlistOutput(XMLPlistByteCounter(limit: limit))
         writer.write(into: &counter)
         var reals = counter.reals
         reals.startReplay()
-        return (counter.sink.count, reals)
+        return (counter.sink.count, reals, counter.hasForbiddenText)
     }
 
     /// Writes the document into `buffer` (its counted size); returns the bytes written.
@@ -175,6 +193,9 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
     var sink: Sink
     /// The reals' texts, kept by the counting pass for the writing pass.
     private(set) var reals: XMLPlistRealTexts
+    /// Whether a string or key written holds a character XML 1.0 cannot represent (most C0
+    /// controls, U+FFFE, U+FFFF), which is then written as it is (see ``XMLPlistEscaping``).
+    private(set) var hasForbiddenText = false
 
     init(_ sink: Sink, reals: XMLPlistRealTexts = XMLPlistRealTexts()) {
         self.sink = sink
@@ -245,15 +266,28 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
         line(level, tag, 0, "") { _ in }
     }
 
-    /// A line of escaped text (`<string>`, `<key>`).
+    /// A line of escaped text (`<string>`, `<key>`). The scan that counts what escaping
+    /// adds also notes a character XML 1.0 cannot hold (see ``hasForbiddenText``).
     @inline(__always)
     mutating func escapedLine(_ level: Int, _ open: StaticString, _ value: String, _ close: StaticString) {
         var value = value
         value.withUTF8 { text in
-            let growth = XMLPlistEscaping.growth(text)
-            line(level, open, text.count + growth, close) { $0.escaped(text, growth: growth) }
+            let scan = XMLPlistEscaping.scan(text)
+            if scan.mayBeForbidden { noteForbidden(text) }
+            line(level, open, text.count + scan.growth, close) { $0.escaped(text, growth: scan.growth) }
         }
     }
+
+    /// Sets ``hasForbiddenText`` when `text` holds a character XML 1.0 cannot (out of line:
+    /// only texts with a control character or the lead byte of U+F000–U+FFFF get here).
+    @inline(never)
+    private mutating func noteForbidden(_ text: UnsafeBufferPointer<UInt8>) {
+        if XMLPlistEscaping.hasForbiddenCharacter(text) { hasForbiddenText = true }
+    }
+
+    /// Records that the document holds a character XML 1.0 cannot represent, for text a
+    /// writer puts in some other way (field keys written once and copied).
+    mutating func noteForbiddenText() { hasForbiddenText = true }
 
     /// A line whose text is an integer, `-` first when `negative`.
     @inline(__always)
@@ -433,41 +467,6 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
                 XMLPlistBase64.encodeLine(bytes, start..<end, tabs: tabs, into: line)
             }
             start = end
-        }
-    }
-}
-
-/// Escaping of `&`, `<` and `>` in XML text.
-enum XMLPlistEscaping {
-    /// How many bytes escaping adds to `text` (4 for each `&`, 3 for each `<` or `>`).
-    @inline(__always)
-    static func growth(_ text: UnsafeBufferPointer<UInt8>) -> Int {
-        var growth = 0
-        // Branch-free, so the loop vectorizes; at most 4 per byte, far below Int.max.
-        for c in text {
-            growth &+= (c == XMLByte.amp ? 4 : 0) &+ (c == XMLByte.lt || c == XMLByte.gt ? 3 : 0)
-        }
-        return growth
-    }
-
-    /// Writes `text` escaped at `start`, `text.count + growth(text)` bytes.
-    static func write(_ text: UnsafeBufferPointer<UInt8>, to start: UnsafeMutablePointer<UInt8>) {
-        var position = 0
-        // Bounds: each byte writes the bytes `growth` counted for it (1, or 5 for `&`, 4
-        // for `<` and `>`), so the writes stay in start[0..<text.count + growth(text)].
-        func put(_ piece: StaticString) {
-            start.advanced(by: position).update(from: piece.utf8Start, count: piece.utf8CodeUnitCount)
-            position += piece.utf8CodeUnitCount
-        }
-        for c in text {
-            switch c {
-            case XMLByte.amp: put("&amp;")
-            case XMLByte.lt: put("&lt;")
-            case XMLByte.gt: put("&gt;")
-            default:
-                start[position] = c
-                position += 1
-            }
         }
     }
 }

@@ -134,7 +134,8 @@ public final class ArchiveStore: Sendable {
     /// file: see ``ArchiveStoreError/conflictingName``.
     ///
     /// - Throws: ``ArchiveStoreError`` for a bad or conflicting name
-    ///   (``ArchiveStoreError/Code/invalidName``, nothing written) or a failed write
+    ///   (``ArchiveStoreError/Code/invalidName``, nothing written), a directory that cannot
+    ///   be listed (``ArchiveStoreError/Code/directoryFailed``) or a failed write
     ///   (``ArchiveStoreError/Code/writeFailed``, the old value intact); the encoder's
     ///   `EncodingError` when the value cannot be encoded.
     public func save<T: Encodable>(_ value: T, as name: String) throws {

@@ -25,8 +25,8 @@ extension ArchiveStoreName {
     }
 
     /// What `name` is among `entries` (a directory's file names). An entry spelled exactly
-    /// like `name` wins over a canonically equivalent one; of several candidates, the
-    /// smallest (in `String` order) is chosen, so the answer does not depend on listing order.
+    /// like `name` wins over a canonically equivalent one; of several candidates, the one
+    /// with the smallest bytes is chosen, so the answer does not depend on listing order.
     static func match(_ name: String, in entries: [String]) -> Match {
         let key = FoldKey(name)
         var equivalent: String?
@@ -34,14 +34,21 @@ extension ArchiveStoreName {
         for entry in entries where key.matches(entry) {
             if entry.utf8.elementsEqual(name.utf8) { return .file(entry) }
             if entry == name {
-                equivalent = min(equivalent ?? entry, entry)
+                equivalent = byteWiseSmaller(equivalent, entry)
             } else {
-                conflicting = min(conflicting ?? entry, entry)
+                conflicting = byteWiseSmaller(conflicting, entry)
             }
         }
         if let equivalent { return .file(equivalent) }
         if let conflicting { return .conflict(conflicting) }
         return .none
+    }
+
+    /// The smaller of `current` and `candidate` by their bytes (`String`'s own order holds
+    /// canonically equivalent spellings equal).
+    private static func byteWiseSmaller(_ current: String?, _ candidate: String) -> String {
+        guard let current else { return candidate }
+        return candidate.utf8.lexicographicallyPrecedes(current.utf8) ? candidate : current
     }
 
     /// Whether a file found by looking up `name` is `name`'s own, given the name the file
@@ -65,8 +72,10 @@ extension ArchiveStoreName {
 
     /// `name` folded for comparison: full case folding (upper-casing, then lower-casing,
     /// so that `ß` folds with `ss` and `ſ` with `s`), compared as Swift strings
-    /// (canonical equivalence). It folds at least as much as Apple's file systems do, so
-    /// that two names the store lets coexist are two files everywhere.
+    /// (canonical equivalence). It is meant to fold at least as much as Apple's
+    /// case-insensitive file systems (which fold case by Unicode's tables and compare
+    /// canonical decompositions), so that two names the store lets coexist are two files
+    /// there too; that is read from Apple's documentation, not run on a Mac.
     private struct FoldKey {
         let name: String
         let folded: String

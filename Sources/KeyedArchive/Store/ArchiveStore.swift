@@ -30,6 +30,16 @@ import Foundation
 ///
 /// **Names** are 1–200 bytes of UTF-8 with no `/` or NUL, not `.` or `..`, and not starting
 /// with `.`; see ``ArchiveStoreError/NameRule``. Nothing is ever created outside the directory.
+/// Names are compared as Swift compares strings, and behave the same on every file system:
+/// `café` with `é` and with `e` + U+0301 is one name (one file), and two names that differ
+/// only in case (`Session`, `session`), which Apple's file systems keep as one file, cannot
+/// both be stored — on Linux either: saving the second throws, loading it gives `nil`.
+///
+/// ```swift
+/// try store.save(1, as: "Session")
+/// try store.save(2, as: "session")                 // throws: conflictingName == "Session"
+/// try store.load(Int.self, named: "session")        // nil, on macOS and iOS too
+/// ```
 ///
 /// **Crash safety.** ``save(_:as:)`` writes a temporary file in the same directory, flushes
 /// it to disk (`fsync`), renames it over the old file and flushes the directory. A process
@@ -55,6 +65,9 @@ public final class ArchiveStore: Sendable {
     public let directory: URL
     private let encoder: ArchiveEncoder
     private let decoder: ArchiveDecoder
+    /// The class every saved file gets (``FileProtection/protectionClass``); `nil` to keep
+    /// the replaced file's.
+    private let protectionClass: Int32?
 
     /// Opens the store in `directory`, creating the directory (and its parents) when missing,
     /// and removes temporary files a killed process left behind.
@@ -63,21 +76,39 @@ public final class ArchiveStore: Sendable {
     /// example `encoder.outputFormat = .xml`, or `decoder.allowedClasses` for `NSCoding`
     /// classes). A directory you may read but not write works for loading.
     ///
+    /// On Apple platforms:
+    /// - `fileProtection` is the data-protection class of every file ``save(_:as:)``
+    ///   writes. With ``FileProtection/inherited`` (the default) a new file gets the
+    ///   system's class and a replaced file keeps its own — also one you set on it yourself.
+    /// - `excludedFromBackup: true` marks the directory excluded from backups
+    ///   (`URLResourceValues.isExcludedFromBackup`), for data the app can download or
+    ///   rebuild; `false` leaves the directory's setting as it is.
+    ///
+    /// Elsewhere (Linux) both are accepted and do nothing: there is no data protection or
+    /// backup flag to set.
+    ///
     /// ```swift
     /// let encoder = ArchiveEncoder()
     /// encoder.outputFormat = .xml
     /// let store = try ArchiveStore(directory: URL(fileURLWithPath: "/var/lib/mytool"), encoder: encoder)
+    ///
+    /// // An iOS app's tokens: unreadable while the device is locked, never in a backup.
+    /// let secrets = try ArchiveStore(directory: try ArchiveStore.default.directory.appendingPathComponent("secrets"),
+    ///                                fileProtection: .complete, excludedFromBackup: true)
     /// ```
     ///
     /// - Throws: ``ArchiveStoreError`` (``ArchiveStoreError/Code/directoryFailed``) when the
-    ///   directory cannot be created or a file is in its place.
-    public init(directory: URL, encoder: ArchiveEncoder = .init(), decoder: ArchiveDecoder = .init()) throws {
+    ///   directory cannot be created, a file is in its place, or it cannot be excluded from backups.
+    public init(directory: URL, encoder: ArchiveEncoder = .init(), decoder: ArchiveDecoder = .init(),
+                fileProtection: FileProtection = .inherited, excludedFromBackup: Bool = false) throws {
         let directory = URL(fileURLWithPath: directory.path, isDirectory: true).standardizedFileURL
         self.directory = directory
         self.encoder = encoder
         self.decoder = decoder
+        self.protectionClass = fileProtection.protectionClass
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            if excludedFromBackup { try BackupExclusion.exclude(directory) }
         } catch {
             throw ArchiveStoreError(code: .directoryFailed, file: directory, cause: "\(error)", underlyingError: error)
         }
@@ -97,22 +128,47 @@ public final class ArchiveStore: Sendable {
     /// try store.save(Session(user: "ada", token: "s3cret"), as: "session")
     /// ```
     ///
-    /// - Throws: ``ArchiveStoreError`` for a bad name (``ArchiveStoreError/Code/invalidName``)
-    ///   or a failed write (``ArchiveStoreError/Code/writeFailed``, the old value intact);
-    ///   the encoder's `EncodingError` when the value cannot be encoded.
+    /// A name canonically equivalent to a stored one (another Unicode normalisation) replaces
+    /// that value, in its file. A name that differs from an entry of the directory only in
+    /// case is refused, on every platform, because Apple's file systems would make both one
+    /// file: see ``ArchiveStoreError/conflictingName``.
+    ///
+    /// - Throws: ``ArchiveStoreError`` for a bad or conflicting name
+    ///   (``ArchiveStoreError/Code/invalidName``, nothing written), a directory that cannot
+    ///   be listed (``ArchiveStoreError/Code/directoryFailed``) or a failed write
+    ///   (``ArchiveStoreError/Code/writeFailed``, the old value intact); the encoder's
+    ///   `EncodingError` when the value cannot be encoded.
     public func save<T: Encodable>(_ value: T, as name: String) throws {
-        let url = try url(forName: name)
+        try ArchiveStoreName.validate(name)
         let data = try encoder.encode(value)
+        var url = fileURL(name)
         do {
             try DirectoryLock.withLock(in: directory, exclusive: false) {
-                try DurableFile.replace(url, with: data, temporaryName: ArchiveStoreName.temporaryName)
+                let prepared = try DurableFile.prepare(data, for: url, protectionClass: protectionClass,
+                                                       temporaryName: ArchiveStoreName.temporaryName)
+                do {
+                    // Checking for a conflict and renaming are one step for every store on the directory.
+                    try DirectoryLock.withLock(in: directory, file: ArchiveStoreName.namesLockFile, exclusive: true) {
+                        url = try fileForWriting(name)
+                        try prepared.rename(to: url)
+                    }
+                } catch {
+                    prepared.discard()
+                    throw error
+                }
+                try DurableFile.flushDirectory(directory)
             }
+        } catch let error as ArchiveStoreError {
+            throw error
         } catch {
             throw ArchiveStoreError(code: .writeFailed, name: name, file: url, cause: "\(error)", underlyingError: error)
         }
     }
 
     /// The value stored under `name`, or `nil` when there is none.
+    ///
+    /// A file whose name differs from `name` only in case is another name's, also on a file
+    /// system that would open it for `name`: it loads as `nil`.
     ///
     /// ```swift
     /// if let session = try store.load(Session.self, named: "session") {
@@ -126,17 +182,8 @@ public final class ArchiveStore: Sendable {
     ///   cause; the decoder's `DecodingError` when the archive's value does not fit `type`.
     ///   The file is never changed or removed.
     public func load<T: Decodable>(_ type: T.Type, named name: String) throws -> T? {
-        let url = try url(forName: name)
-        let data: Data
-        do {
-            // Mapped, and decoded in place. The store replaces files by renaming, never by
-            // truncating them, so the mapping cannot shrink under the decoder.
-            data = try MappedFile.contents(ofFile: url.path, others: .refuse)
-        } catch let error where error.code == ENOENT {
-            return nil
-        } catch {
-            throw ArchiveStoreError(code: .unreadableFile, name: name, file: url, cause: "\(error)", underlyingError: error)
-        }
+        try ArchiveStoreName.validate(name)
+        guard let (url, data) = try storedData(named: name) else { return nil }
         do {
             return try decoder.decode(type, from: data)
         } catch let error as DecodingError {
@@ -149,19 +196,30 @@ public final class ArchiveStore: Sendable {
         }
     }
 
-    /// Removes the value stored under `name`; does nothing when there is none.
+    /// Removes the value stored under `name`; does nothing when there is none — also when
+    /// only a name that differs from it in case is stored, which stays.
     ///
     /// ```swift
     /// try store.remove(named: "session")   // at logout
     /// ```
     ///
-    /// - Throws: ``ArchiveStoreError`` for a bad name or a file that cannot be removed.
+    /// - Throws: ``ArchiveStoreError`` for a bad name, a directory that cannot be listed
+    ///   (``ArchiveStoreError/Code/directoryFailed``) or a file that cannot be removed
+    ///   (``ArchiveStoreError/Code/removeFailed``).
     public func remove(named name: String) throws {
-        let url = try url(forName: name)
+        try ArchiveStoreName.validate(name)
+        var url = fileURL(name)
         do {
             try DirectoryLock.withLock(in: directory, exclusive: false) {
-                if try DurableFile.remove(url) { try DurableFile.flushDirectory(directory) }
+                let removed = try DirectoryLock.withLock(in: directory, file: ArchiveStoreName.namesLockFile, exclusive: true) {
+                    guard case .file(let spelling) = try match(name) else { return false }
+                    url = fileURL(spelling)
+                    return try DurableFile.remove(url)
+                }
+                if removed { try DurableFile.flushDirectory(directory) }
             }
+        } catch let error as ArchiveStoreError {
+            throw error
         } catch {
             throw ArchiveStoreError(code: .removeFailed, name: name, file: url, cause: "\(error)", underlyingError: error)
         }
@@ -220,7 +278,13 @@ public final class ArchiveStore: Sendable {
         try entries().filter(isOwnArchive).sorted()
     }
 
-    /// The file that holds the value named `name`: `directory/name`, whether or not it exists.
+    /// The file that holds the value named `name`, whether or not it exists: `directory/name`,
+    /// or the file of a stored name canonically equivalent to `name` (spelled in another
+    /// Unicode normalisation).
+    ///
+    /// When a name that differs from `name` only in case is in the directory, there is no
+    /// such file on any platform (on Apple file systems the path would reach the other
+    /// name's file), and this throws, as ``save(_:as:)`` would.
     ///
     /// ```swift
     /// let url = try store.url(forName: "session")
@@ -228,22 +292,14 @@ public final class ArchiveStore: Sendable {
     /// ```
     ///
     /// - Throws: ``ArchiveStoreError`` (``ArchiveStoreError/Code/invalidName``) naming the
-    ///   rule the name breaks.
+    ///   rule the name breaks or the ``ArchiveStoreError/conflictingName``;
+    ///   ``ArchiveStoreError/Code/directoryFailed`` when the directory cannot be listed.
     public func url(forName name: String) throws -> URL {
         try ArchiveStoreName.validate(name)
-        return directory.appendingPathComponent(name, isDirectory: false)
+        return try fileForWriting(name)
     }
 
     // MARK: - Helpers
-
-    /// The names of the directory's entries.
-    private func entries() throws -> [String] {
-        do {
-            return try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        } catch {
-            throw ArchiveStoreError(code: .directoryFailed, file: directory, cause: "\(error)", underlyingError: error)
-        }
-    }
 
     /// Whether the directory entry `file` is one of the store's values: a regular file with
     /// a valid name that loads as a keyed archive with a root value (the same test that

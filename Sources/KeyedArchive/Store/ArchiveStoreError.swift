@@ -3,7 +3,8 @@ import Foundation
 /// Why an ``ArchiveStore`` operation failed: what was being done, to which name and file,
 /// and the cause.
 ///
-/// A bad name throws ``Code/invalidName`` with the broken ``NameRule``; trouble with a file
+/// A bad name throws ``Code/invalidName`` with the broken ``NameRule`` (or, for a name that
+/// would be the same file as another on Apple file systems, the ``conflictingName``); trouble with a file
 /// throws one of the other codes with the file's URL and the system's reason. A file that
 /// reads as a keyed archive but does not fit the requested type throws the decoder's
 /// `DecodingError` instead (see ``ArchiveStore/load(_:named:)``).
@@ -22,7 +23,10 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible, Local
     /// if error.code == .invalidName { print(error.rule?.description ?? "") }
     /// ```
     public enum Code: Sendable, Hashable {
-        /// The name breaks one of the rules in ``NameRule``; nothing was read or written.
+        /// The name breaks one of the rules in ``NameRule`` (``rule`` says which), or it
+        /// differs only in case from a name already in the directory
+        /// (``conflictingName`` says which), so that on Apple file systems both would be one
+        /// file. Nothing was read or written.
         case invalidName
         /// The store's directory could not be created, opened, listed or locked.
         case directoryFailed
@@ -83,8 +87,21 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible, Local
     public var name: String?
     /// The file (or, for ``Code/directoryFailed``, the directory) involved, when there is one.
     public var file: URL?
-    /// The broken rule, for ``Code/invalidName``.
+    /// The broken rule, for ``Code/invalidName``; `nil` when the name is refused for
+    /// ``conflictingName``.
     public var rule: NameRule?
+    /// For ``Code/invalidName``: the name already in the store's directory that ``name``
+    /// would share a file with on Apple file systems (they differ only in case or, say,
+    /// `ß` against `ss`). The store refuses the second name on every platform, so that it
+    /// behaves the same on Linux and on APFS.
+    ///
+    /// ```swift
+    /// try store.save(1, as: "Session")
+    /// do { try store.save(2, as: "session") } catch let error as ArchiveStoreError {
+    ///     print(error.conflictingName ?? "")   // "Session"
+    /// }
+    /// ```
+    public var conflictingName: String?
     /// The cause, in words: the system's reason (`"Permission denied"`), the decoder's
     /// message, or the broken rule.
     public var cause: String
@@ -115,7 +132,7 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible, Local
     /// ```
     public var description: String {
         switch code {
-        case .invalidName: return "invalid name \(quoted(name ?? "")): \(cause)"
+        case .invalidName: return "invalid name \(Self.quoted(name ?? "")): \(cause)"
         case .directoryFailed: return "store directory \(file?.path ?? "?"): \(cause)"
         case .unreadableFile: return "cannot read \(file?.path ?? "?"): \(cause)"
         case .corruptFile: return "corrupt file \(file?.path ?? "?") (left unchanged): \(cause)"
@@ -132,7 +149,16 @@ public struct ArchiveStoreError: Error, Sendable, CustomStringConvertible, Local
     /// ```
     public var errorDescription: String? { description }
 
-    private func quoted(_ text: String) -> String {
+    /// The error for `name`, refused because `existing` is in the store's directory.
+    static func conflict(_ name: String, with existing: String, file: URL) -> ArchiveStoreError {
+        var error = ArchiveStoreError(
+            code: .invalidName, name: name, file: file,
+            cause: "conflicts with \(quoted(existing)), already in the store's directory: names that differ only in case are one file on Apple file systems")
+        error.conflictingName = existing
+        return error
+    }
+
+    private static func quoted(_ text: String) -> String {
         "\"" + text.unicodeScalars.map { $0 == "\0" ? "\\0" : $0.escaped(asASCII: false) }.joined() + "\""
     }
 }

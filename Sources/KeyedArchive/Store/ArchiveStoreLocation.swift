@@ -3,8 +3,14 @@ import Foundation
 extension ArchiveStore {
     /// The store in the platform's usual place for an app's own data, created on first use.
     ///
-    /// - Apple platforms: `Application Support/<bundle identifier>` (the executable's name
-    ///   when there is no bundle identifier), in the user's domain.
+    /// - macOS, iOS, iPadOS, watchOS, visionOS: `Application Support/<bundle identifier>`
+    ///   (the executable's name when there is no bundle identifier), in the user's domain.
+    /// - tvOS: `Caches/<bundle identifier>`. tvOS gives apps no durable local storage: the
+    ///   system may delete the folder whenever the app is not running (and, short of space,
+    ///   even while it runs), so ``load(_:named:)`` can find nothing where a value was
+    ///   saved. Keep only what the app can fetch or rebuild there; keep what must last in
+    ///   iCloud (`NSUbiquitousKeyValueStore`, CloudKit), or small settings in `UserDefaults`
+    ///   (about 500 KB on tvOS).
     /// - Linux and other platforms: `$XDG_DATA_HOME/<executable name>` when `XDG_DATA_HOME`
     ///   is set to an absolute path, else `~/.local/share/<executable name>`.
     ///
@@ -31,11 +37,15 @@ extension ArchiveStore {
         let processName = ProcessInfo.processInfo.processName
         #if canImport(Darwin)
         let base: URL
+        #if os(tvOS)
+        let (folder, folderName) = (FileManager.SearchPathDirectory.cachesDirectory, "Caches")
+        #else
+        let (folder, folderName) = (FileManager.SearchPathDirectory.applicationSupportDirectory, "Application Support")
+        #endif
         do {
-            base = try FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
-                                               appropriateFor: nil, create: false)
+            base = try FileManager.default.url(for: folder, in: .userDomainMask, appropriateFor: nil, create: false)
         } catch {
-            throw ArchiveStoreError(code: .directoryFailed, cause: "no Application Support directory: \(error)",
+            throw ArchiveStoreError(code: .directoryFailed, cause: "no \(folderName) directory: \(error)",
                                     underlyingError: error)
         }
         return base.appendingPathComponent(Bundle.main.bundleIdentifier ?? processName, isDirectory: true)

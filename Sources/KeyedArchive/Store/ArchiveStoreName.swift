@@ -32,6 +32,10 @@ enum ArchiveStoreName {
     /// The lock file every store on a directory coordinates through.
     static let lockFile = ".archivestore.lock"
 
+    /// The lock file that makes checking a name for conflicts and renaming its file one step
+    /// (see ``DirectoryLock``).
+    static let namesLockFile = ".archivestore.names.lock"
+
     private static let temporaryPrefix = ".archivestore-"
     private static let temporarySuffix = ".tmp"
 

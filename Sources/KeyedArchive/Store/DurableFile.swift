@@ -40,24 +40,56 @@ package enum DurableFile {
     /// directory is flushed after, so the rename itself survives a power cut. On failure
     /// the temporary file is removed and the old file is untouched. New files get mode
     /// 0666 less the process's umask.
-    package static func replace<Bytes: ContiguousBytes>(_ target: URL, with bytes: Bytes,
+    ///
+    /// On Apple platforms the new file gets the data-protection class `protectionClass`
+    /// (see ``DataProtection``) or, when it is `nil`, the class of the file it replaces, so
+    /// that replacing a file never drops its protection.
+    package static func replace<Bytes: ContiguousBytes>(_ target: URL, with bytes: Bytes, protectionClass: Int32? = nil,
                                                         temporaryName: () -> String) throws(SystemCallError) {
+        let prepared = try prepare(bytes, for: target, protectionClass: protectionClass, temporaryName: temporaryName)
+        try prepared.rename(to: target)
+        try flushDirectory(prepared.directory)
+    }
+
+    /// The first half of ``replace(_:with:protectionClass:temporaryName:)``: the bytes in a
+    /// fresh temporary file beside `target`, on disk, with `target`'s protection class (or
+    /// `protectionClass`). ``Prepared/rename(to:)`` puts it in place (flush the directory
+    /// after it); ``Prepared/discard()`` removes it.
+    static func prepare<Bytes: ContiguousBytes>(_ bytes: Bytes, for target: URL, protectionClass: Int32?,
+                                               temporaryName: () -> String) throws(SystemCallError) -> Prepared {
         let directory = target.deletingLastPathComponent()
         let (temporary, fd) = try createTemporary(in: directory, name: temporaryName)
         do {
             defer { close(fd) }
+            try DataProtection.setClass(protectionClass ?? DataProtection.currentClass(ofFileAt: target.path), on: fd)
             try writeAll(bytes, to: fd)
             try flush(fd)
         } catch {
             unlink(temporary)
             throw error
         }
-        guard rename(temporary, target.path) == 0 else {
-            let failure = SystemCallError("rename")
-            unlink(temporary)
-            throw failure
+        return Prepared(temporaryPath: temporary, directory: directory)
+    }
+
+    /// A temporary file written and flushed by ``prepare(_:for:protectionClass:temporaryName:)``.
+    struct Prepared {
+        let temporaryPath: String
+        let directory: URL
+
+        /// Renames the file over `target` (in the same directory); when that fails, removes
+        /// the temporary file. The rename is durable once ``flushDirectory(_:)`` has run.
+        func rename(to target: URL) throws(SystemCallError) {
+            guard systemRename(temporaryPath, target.path) == 0 else {
+                let failure = SystemCallError("rename")
+                discard()
+                throw failure
+            }
         }
-        try flushDirectory(directory)
+
+        /// Removes the temporary file.
+        func discard() {
+            unlink(temporaryPath)
+        }
     }
 
     /// A fresh temporary file name: `prefix`, 16 random hex digits, `.tmp`.
@@ -210,10 +242,15 @@ package enum DurableFile {
     }
 }
 
-// The C `read` and `write`, which `DurableFile.read` would otherwise shadow.
+// The C `read`, `write` and `rename`, which `DurableFile`'s own would otherwise shadow.
 @inline(__always)
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
     read(fd, buffer, count)
+}
+
+@inline(__always)
+private func systemRename(_ old: String, _ new: String) -> Int32 {
+    rename(old, new)
 }
 
 @inline(__always)

@@ -293,7 +293,7 @@ struct ArchiveStoreTests {
             #expect(try store.names() == ["account", "one"])
             try store.removeAll()
             #expect(try store.names() == [])
-            #expect(try listing(inner) == [".DS_Store", ".archivestore.lock", "cache.sqlite", "data.json", "folder", "link", "notes.txt"])
+            #expect(try listing(inner) == [".DS_Store", ".archivestore.lock", ".archivestore.names.lock", "cache.sqlite", "data.json", "folder", "link", "notes.txt"])
             #expect(try ArchiveDecoder().decode(Int.self, from: Data(contentsOf: outside)) == 2, "the link's target was touched")
             // The store still works after clearing.
             try store.save(5, as: "five")
@@ -314,7 +314,7 @@ struct ArchiveStoreTests {
             #expect(try store.names() == ["one"])
             _ = try ArchiveStore(directory: folder)
             #expect(try temporaryFiles(in: folder).sorted() == [".archivestore-0123.tmp", ".archivestore-0123456789ABCDEF.tmp", ".archivestore-notours.tmp"])
-            #expect(try listing(folder) == ([".archivestore.lock", "one"] + notOurs).sorted())
+            #expect(try listing(folder) == ([".archivestore.lock", ".archivestore.names.lock", "one"] + notOurs).sorted())
             #expect(try store.load(Int.self, named: "one") == 1)
         }
     }

@@ -43,6 +43,12 @@ package enum MappedFile {
         repeat { fd = open(path, flags) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw FileReadError(path: path, step: "open", code: errno) }
         defer { close(fd) }
+        return try mapping(ofOpenFile: fd, path: path, others: others)
+    }
+
+    /// ``mapping(ofFile:others:)`` for a file the caller opened (read-only) as `fd`, which
+    /// stays the caller's to close; `path` names the file in errors.
+    package static func mapping(ofOpenFile fd: Int32, path: String, others: OtherFiles = .read) throws(FileReadError) -> (data: Data, isMapped: Bool) {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileReadError(path: path, step: "read", code: errno) }
         switch info.st_mode & S_IFMT {

@@ -191,7 +191,7 @@ func runWorkloads(_ options: Options) throws {
 }
 
 do {
-    let options = try Options(Array(CommandLine.arguments.dropFirst()))
+    let options = try Options(Array(ProcessInfo.processInfo.arguments.dropFirst()))
     if let directory = options.dumpDirectory {
         try runDump(options, to: directory)
         exit(0)

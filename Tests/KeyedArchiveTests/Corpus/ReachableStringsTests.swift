@@ -18,6 +18,11 @@ struct ReachableStringsTests {
         var top: [String]
         var root: [String]
         var rootCyclic: Bool
+        /// `root` with attributed strings reached as their text (as a `String` reads them).
+        var rootAsText: [String]
+        /// The string keys of the NSDictionaries reachable from the root (attributed
+        /// strings reached as their text).
+        var rootDictionaryKeys: [String]
     }
 
     static func oracle(_ file: CorpusFile) throws -> Oracle {

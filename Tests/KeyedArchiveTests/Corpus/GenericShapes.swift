@@ -1,0 +1,149 @@
+import Foundation
+
+// Issue 52: two generic value types in the shapes real code uses, to read whole archives
+// with. Each tries an unkeyed container (or an array) before a dictionary, as they do with
+// JSONDecoder, where an object refuses an unkeyed container.
+
+/// The key of ``QuicktypeJSONAny``'s keyed containers, as quicktype generates it.
+struct JSONCodingKey: CodingKey {
+    let key: String
+    init?(intValue: Int) { nil }
+    init?(stringValue: String) { key = stringValue }
+    var intValue: Int? { nil }
+    var stringValue: String { key }
+}
+
+/// quicktype's generated `JSONAny`, in its shape: an unkeyed container first, then a keyed
+/// one, then a single value; inside containers the scalar probes first, then nil, then a
+/// nested unkeyed container, then a nested keyed one. (Data and dates, which property lists
+/// hold and JSON does not, are probed last.)
+final class QuicktypeJSONAny: Decodable {
+    let value: Any
+
+    struct Null: Hashable {}
+
+    init(from decoder: any Decoder) throws {
+        if var arrayContainer = try? decoder.unkeyedContainer() {
+            value = try Self.decodeArray(from: &arrayContainer)
+        } else if var container = try? decoder.container(keyedBy: JSONCodingKey.self) {
+            value = try Self.decodeDictionary(from: &container)
+        } else {
+            value = try Self.decode(from: try decoder.singleValueContainer())
+        }
+    }
+
+    static func decode(from container: any SingleValueDecodingContainer) throws -> Any {
+        if let value = try? container.decode(Bool.self) { return value }
+        if let value = try? container.decode(Int64.self) { return value }
+        if let value = try? container.decode(UInt64.self) { return value }
+        if let value = try? container.decode(Double.self) { return value }
+        if let value = try? container.decode(String.self) { return value }
+        if container.decodeNil() { return Null() }
+        if let value = try? container.decode(Data.self) { return value }
+        if let value = try? container.decode(Date.self) { return value }
+        throw DecodingError.typeMismatch(QuicktypeJSONAny.self, DecodingError.Context(codingPath: container.codingPath, debugDescription: "Cannot decode JSONAny"))
+    }
+
+    static func decode(from container: inout any UnkeyedDecodingContainer) throws -> Any {
+        if let value = try? container.decode(Bool.self) { return value }
+        if let value = try? container.decode(Int64.self) { return value }
+        if let value = try? container.decode(UInt64.self) { return value }
+        if let value = try? container.decode(Double.self) { return value }
+        if let value = try? container.decode(String.self) { return value }
+        if let isNil = try? container.decodeNil(), isNil { return Null() }
+        if var nested = try? container.nestedUnkeyedContainer() { return try decodeArray(from: &nested) }
+        if var nested = try? container.nestedContainer(keyedBy: JSONCodingKey.self) { return try decodeDictionary(from: &nested) }
+        if let value = try? container.decode(Data.self) { return value }
+        if let value = try? container.decode(Date.self) { return value }
+        throw DecodingError.typeMismatch(QuicktypeJSONAny.self, DecodingError.Context(codingPath: container.codingPath, debugDescription: "Cannot decode JSONAny"))
+    }
+
+    static func decode(from container: inout KeyedDecodingContainer<JSONCodingKey>, forKey key: JSONCodingKey) throws -> Any {
+        if let value = try? container.decode(Bool.self, forKey: key) { return value }
+        if let value = try? container.decode(Int64.self, forKey: key) { return value }
+        if let value = try? container.decode(UInt64.self, forKey: key) { return value }
+        if let value = try? container.decode(Double.self, forKey: key) { return value }
+        if let value = try? container.decode(String.self, forKey: key) { return value }
+        if let isNil = try? container.decodeNil(forKey: key), isNil { return Null() }
+        if var nested = try? container.nestedUnkeyedContainer(forKey: key) { return try decodeArray(from: &nested) }
+        if var nested = try? container.nestedContainer(keyedBy: JSONCodingKey.self, forKey: key) { return try decodeDictionary(from: &nested) }
+        if let value = try? container.decode(Data.self, forKey: key) { return value }
+        if let value = try? container.decode(Date.self, forKey: key) { return value }
+        throw DecodingError.typeMismatch(QuicktypeJSONAny.self, DecodingError.Context(codingPath: container.codingPath + [key], debugDescription: "Cannot decode JSONAny"))
+    }
+
+    static func decodeArray(from container: inout any UnkeyedDecodingContainer) throws -> [Any] {
+        var array: [Any] = []
+        while !container.isAtEnd { array.append(try decode(from: &container)) }
+        return array
+    }
+
+    static func decodeDictionary(from container: inout KeyedDecodingContainer<JSONCodingKey>) throws -> [String: Any] {
+        var dictionary: [String: Any] = [:]
+        for key in container.allKeys { dictionary[key.stringValue] = try decode(from: &container, forKey: key) }
+        return dictionary
+    }
+
+    /// Every string held (values and dictionary keys) and, apart, the dictionary keys.
+    func strings() -> (all: Set<String>, keys: Set<String>) {
+        var all = Set<String>(), keys = Set<String>()
+        var pending: [Any] = [value]
+        while let item = pending.popLast() {
+            if let text = item as? String {
+                all.insert(text)
+            } else if let list = item as? [Any] {
+                pending.append(contentsOf: list)
+            } else if let entries = item as? [String: Any] {
+                keys.formUnion(entries.keys)
+                pending.append(contentsOf: entries.values)
+            }
+        }
+        return (all.union(keys), keys)
+    }
+}
+
+/// An `AnyCodable`-style enum: a single value first (nil, scalars, then data and dates),
+/// then `[AnyCodableValue]`, then `[String: AnyCodableValue]`.
+indirect enum AnyCodableValue: Decodable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case uint(UInt64)
+    case double(Double)
+    case string(String)
+    case data(Data)
+    case date(Date)
+    case array([AnyCodableValue])
+    case dictionary([String: AnyCodableValue])
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() { self = .null }
+        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Int64.self) { self = .int(value) }
+        else if let value = try? container.decode(UInt64.self) { self = .uint(value) }
+        else if let value = try? container.decode(Double.self) { self = .double(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else if let value = try? container.decode(Data.self) { self = .data(value) }
+        else if let value = try? container.decode(Date.self) { self = .date(value) }
+        else if let value = try? container.decode([AnyCodableValue].self) { self = .array(value) }
+        else { self = .dictionary(try container.decode([String: AnyCodableValue].self)) }
+    }
+
+    /// Every string held (values and dictionary keys) and, apart, the dictionary keys.
+    func strings() -> (all: Set<String>, keys: Set<String>) {
+        var all = Set<String>(), keys = Set<String>()
+        var pending = [self]
+        while let item = pending.popLast() {
+            switch item {
+            case .string(let text): all.insert(text)
+            case .array(let items): pending.append(contentsOf: items)
+            case .dictionary(let entries):
+                keys.formUnion(entries.keys)
+                pending.append(contentsOf: entries.values)
+            default: break
+            }
+        }
+        return (all.union(keys), keys)
+    }
+}

@@ -97,6 +97,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                     try decoder.charge(1)
                     slots.append(slot)
                 }
+                if slots.isEmpty {
+                    try decoder.requireKnownLayout(chain, keys: keys, owner: slot.objectIndex, layoutUses: FoundationClassKind.array.layoutUses)
+                }
                 decoder.state.orderedSetSlots[slot.objectIndex] = slots
                 return .slots(slots)
             }
@@ -123,6 +126,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                     throw KeyedArchiveError("NSCountedSet has NS.object\(entries.count) but no NS.count\(entries.count)", objectIndex: uid, key: "NS.count\(entries.count)")
                 }
                 entries.append((object, count))
+            }
+            if entries.isEmpty {
+                try decoder.requireKnownLayout(chain, keys: keys, owner: uid) { $0.hasPrefix("NS.object") || $0.hasPrefix("NS.count") }
             }
             return entries
         }

@@ -87,63 +87,30 @@ final class QuicktypeJSONAny: Decodable {
     /// Every string held (values and dictionary keys) and, apart, the dictionary keys.
     func strings() -> (all: Set<String>, keys: Set<String>) {
         var all = Set<String>(), keys = Set<String>()
-        var pending: [Any] = [value]
-        while let item = pending.popLast() {
-            if let text = item as? String {
-                all.insert(text)
-            } else if let list = item as? [Any] {
-                pending.append(contentsOf: list)
-            } else if let entries = item as? [String: Any] {
-                keys.formUnion(entries.keys)
-                pending.append(contentsOf: entries.values)
-            }
-        }
-        return (all.union(keys), keys)
+        ReachableStringsTests.collect(value, into: &all, keys: &keys)
+        return (all, keys)
     }
 }
 
-/// An `AnyCodable`-style enum: a single value first (nil, scalars, then data and dates),
-/// then `[AnyCodableValue]`, then `[String: AnyCodableValue]`.
-indirect enum AnyCodableValue: Decodable {
-    case null
-    case bool(Bool)
-    case int(Int64)
-    case uint(UInt64)
-    case double(Double)
-    case string(String)
-    case data(Data)
-    case date(Date)
-    case array([AnyCodableValue])
-    case dictionary([String: AnyCodableValue])
+/// An `AnyCodable`-style value: a single value first (nil, ``ProbingValue/scalar(_:)``'s
+/// probes, a date), then `[AnyCodableValue]`, then `[String: AnyCodableValue]`, at every
+/// level; held as a ``ProbingValue``.
+struct AnyCodableValue: Decodable {
+    let value: ProbingValue
 
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
-        if container.decodeNil() { self = .null }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .int(value) }
-        else if let value = try? container.decode(UInt64.self) { self = .uint(value) }
-        else if let value = try? container.decode(Double.self) { self = .double(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode(Data.self) { self = .data(value) }
-        else if let value = try? container.decode(Date.self) { self = .date(value) }
-        else if let value = try? container.decode([AnyCodableValue].self) { self = .array(value) }
-        else { self = .dictionary(try container.decode([String: AnyCodableValue].self)) }
+        if container.decodeNil() { value = .null }
+        else if let scalar = ProbingValue.scalar(container) { value = scalar }
+        else if let date = try? container.decode(Date.self) { value = .date(date) }
+        else if let items = try? container.decode([AnyCodableValue].self) { value = .array(items.map(\.value)) }
+        else { value = .dictionary(try container.decode([String: AnyCodableValue].self).mapValues(\.value)) }
     }
 
     /// Every string held (values and dictionary keys) and, apart, the dictionary keys.
     func strings() -> (all: Set<String>, keys: Set<String>) {
-        var all = Set<String>(), keys = Set<String>()
-        var pending = [self]
-        while let item = pending.popLast() {
-            switch item {
-            case .string(let text): all.insert(text)
-            case .array(let items): pending.append(contentsOf: items)
-            case .dictionary(let entries):
-                keys.formUnion(entries.keys)
-                pending.append(contentsOf: entries.values)
-            default: break
-            }
-        }
-        return (all.union(keys), keys)
+        var leaves = Set<String>(), keys = Set<String>()
+        value.collect(leaves: &leaves, keys: &keys)
+        return (leaves.union(keys), keys)
     }
 }

@@ -11,12 +11,12 @@ extension _ArchiveDecoder {
     }
 
     /// "Expected URL but found an object of class 'NSData' at object 4, path 'link'",
-    /// followed by `hint` when there is one.
+    /// followed by `hint` when there is one (`expected` in place of the type's name).
     @inline(never)
     func typeMismatch(_ type: Any.Type, found description: String, slot: ArchiveSlot, at path: CodingPathNode,
-                      hint: String? = nil) -> DecodingError {
+                      hint: String? = nil, expected: String? = nil) -> DecodingError {
         var text = ErrorText("Expected ")
-        text.add(typeName(type))
+        text.add(expected ?? typeName(type))
         text.add(" but found ")
         text.add(description)
         text.add(" at ")
@@ -24,6 +24,18 @@ extension _ArchiveDecoder {
         if let hint { text.add(hint) }
         return .archive(.typeMismatch(type), text.string, codingPath: codingPath(of: path),
                         objectIndex: Self.objectIndex(slot), key: path.lastKeyName)
+    }
+
+    /// An unkeyed container asked of an NSDictionary by a type that does not read its keys
+    /// and values alternately (see ``DecodableTraits/readsPairs(_:)``): "Expected an array
+    /// but found an NSDictionary (class 'NSMutableDictionary') at object 5, path 'info'".
+    @inline(never)
+    func dictionaryRefused(_ chain: ArchivedClassChain, askedBy: Any.Type?, slot: ArchiveSlot, at path: CodingPathNode) -> DecodingError {
+        let found = chain.name == "NSDictionary" ? "an NSDictionary" : "an NSDictionary (class '\(chain.name)')"
+        let asker = askedBy.map { " (\(typeName($0)) asked for an unkeyed container)" } ?? " (a nested unkeyed container)"
+        return typeMismatch([Any].self, found: found, slot: slot, at: path, hint: asker
+                            + ": only Dictionary and types that adopt ArchiveKeyValuePairsDecodable read a dictionary's keys and values from an unkeyed container",
+                            expected: "an array")
     }
 
     /// The fix for a strict Boolean read of a 0 or 1 (or a number read of a Boolean).

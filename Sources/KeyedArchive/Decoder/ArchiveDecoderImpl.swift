@@ -76,10 +76,9 @@ final class _ArchiveDecoder: Decoder {
     }
 
     func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        // An NSDictionary's keys and values alternately, for `Dictionary.init(from:)` and
-        // the like; never for `Set` or an array type, which would read pairs as elements.
-        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: path,
-                                            pairs: !(compositeType is any _ArchiveListType.Type))
+        // An NSDictionary's keys and values alternately only for a type that asks for
+        // them (`Dictionary`, `ArchiveKeyValuePairsDecodable`), decided by its traits.
+        try ArchiveUnkeyedDecodingContainer(decoder: self, slot: slot, path: path, askedBy: compositeType)
     }
 
     func singleValueContainer() throws -> any SingleValueDecodingContainer { self }
@@ -409,7 +408,7 @@ final class _ArchiveDecoder: Decoder {
                                      array: type as? any _ArchiveArrayDecodable.Type,
                                      entersItself: special?._archiveEntersItself ?? false,
                                      isClass: type is AnyClass, reference: type as? any ArchiveReferenceDecodable.Type,
-                                     hasClassName: Self.hasClassName(type))
+                                     hasClassName: Self.hasClassName(type), readsPairs: DecodableTraits.readsPairs(type))
         state.traits.insert(address, state.traitList.count)
         state.traitList.append(traits)
         return traits

@@ -58,9 +58,10 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var parsedDecimals: [Int: Decimal] = [:]
     @exclusivity(unchecked) var parsedBase64: [Int: Data] = [:]
     /// The entry references of NSDictionaries in the numbered layout (`NS.key.N`,
-    /// `NS.object.N`), each list stored once; see `numberedDictionary(keys:values:owner:at:)`.
+    /// `NS.object.N`) or the known-keys one (NSKnownKeysDictionary1), each list stored
+    /// once; see `gatheredDictionary(keyRefs:valueRefs:owner:)`.
     @exclusivity(unchecked) var gatheredRefs: [[Int]] = []
-    /// The numbered NSDictionaries already gathered, by UID: their (keys, values) lists.
+    /// The numbered and known-keys NSDictionaries already gathered, by UID: their (keys, values) lists.
     @exclusivity(unchecked) var numberedDictionaries: [Int: (BinaryPropertyList.RefList, BinaryPropertyList.RefList)] = [:]
     /// The element slots of NSOrderedSet objects (`NS.object.N`), by UID: found once per object.
     @exclusivity(unchecked) var orderedSetSlots: [Int: [ArchiveSlot]] = [:]

@@ -265,7 +265,7 @@ struct ArchiveTreeRenderer {
             return push(fields: added.map { ($0.key, $0.value) }, depth: depth + 1)
         }
         line(depth, "\(label): \(title)", to: &out)
-        let appKit = options.foundationSummaries ? view.appKitValue(of: object)?.fields : nil
+        let appKit = options.foundationSummaries ? view.shownAppKitFields(of: object) : nil
         push(fields: (appKit ?? object.fields).map { (ArchiveText.escaped($0.key), $0.value) }, depth: depth + 1)
     }
 

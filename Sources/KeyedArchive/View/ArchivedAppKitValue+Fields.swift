@@ -6,7 +6,8 @@ import Foundation
 extension ArchivedAppKitValue {
     /// The value as named plain fields (no references): a colour as its space, components,
     /// alpha and `#RRGGBBAA`; a font as name and size; a paragraph style as its alignment,
-    /// tab stops and numbers; attributed text as its string and runs.
+    /// tab stops and numbers, and the fields it does not model (``ArchivedParagraphStyle/otherFields``,
+    /// such as `NSTextLists`) as archived; attributed text as its string and runs.
     ///
     /// ```swift
     /// if let value = view.appKitValue(of: object) {
@@ -75,6 +76,10 @@ extension ArchivedParagraphStyle {
         if let tabStops { fields.append(ArchivedField(key: "tabStops", value: .array(tabStops.map { .real($0.location) }))) }
         for (key, number) in numbers.sorted(by: { $0.key < $1.key }) {
             fields.append(ArchivedField(key: key, value: .real(number)))
+        }
+        // What the interpretation does not model (NSTextLists, NSTextBlocks…), as archived.
+        for (key, raw) in otherFields.sorted(by: { $0.key < $1.key }) {
+            fields.append(ArchivedField(key: key, value: raw.summaryValue))
         }
         return fields
     }

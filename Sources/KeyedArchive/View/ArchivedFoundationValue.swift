@@ -31,7 +31,9 @@ public enum ArchivedFoundationValue: Sendable, Hashable {
     case set([ArchivedValue])
     /// NSOrderedSet, NSMutableOrderedSet: the elements in order (`NS.object.0`, …).
     case orderedSet([ArchivedValue])
-    /// NSDictionary, NSMutableDictionary: keys and values pairwise (`NS.keys`, `NS.objects`).
+    /// NSDictionary, NSMutableDictionary: keys and values pairwise (`NS.keys`, `NS.objects`;
+    /// `NS.key.0`/`NS.object.0`, …; or Core Data's NSKnownKeysDictionary1, whose keys are in
+    /// its `searchMapping` object).
     case dictionary(keys: [ArchivedValue], values: [ArchivedValue])
 
     /// The elements of an array, set or ordered set; `nil` for other values.
@@ -72,11 +74,13 @@ extension KeyedArchiveView {
     /// The Foundation value an object stands for, when its class (or the first Foundation
     /// class in its `$classes` chain) is one of Foundation's value or collection classes
     /// and its fields have that class's layout; `nil` otherwise (the object is then best
-    /// shown by its fields).
+    /// shown by its fields). A collection is never read as empty when it has fields of a
+    /// layout not known here: it is `nil` then.
     ///
     /// Reading never follows a reference into another object's fields, except along an
     /// NSURL's `NS.base` chain, which is bounded by the view's `maxDepth` and stops at a
-    /// cycle; so it costs time proportional to the object's own fields.
+    /// cycle, and to the `searchMapping` and arrays of an NSKnownKeysDictionary1, one
+    /// reference away; so it costs time proportional to the fields it reads.
     ///
     /// ```swift
     /// if case .string(let text)? = view.foundationValue(of: view.objects[3]) { print(text) }
@@ -85,19 +89,20 @@ extension KeyedArchiveView {
         guard let kind = FoundationClassKind.kind(ofClasses: object.classes), object.className != nil else { return nil }
         switch kind {
         case .array:
-            return listElements(object).map { .array($0) }
+            return listElements(object, kind: kind).map { .array($0) }
         case .set:
-            return listElements(object).map { .set($0) }
+            return listElements(object, kind: kind).map { .set($0) }
         case .orderedSet:
-            return numbered(object, prefix: "NS.object.").map { .orderedSet($0) }
+            return numbered(object, prefix: "NS.object.", kind: kind).map { .orderedSet($0) }
         case .dictionary:
             if case .array(let keys)? = object["NS.keys"], case .array(let values)? = object["NS.objects"] {
                 return keys.count == values.count ? .dictionary(keys: keys, values: values) : nil
             }
+            if let entries = knownKeysEntries(object) { return .dictionary(keys: entries.keys, values: entries.values) }
             // The layout NSDictionary writes for an archiver other than NSKeyedArchiver itself
             // (SceneKit's SCNKeyedArchiver): `NS.key.0`/`NS.object.0`, `NS.key.1`/…
-            guard object["NS.objects"] == nil, let keys = numbered(object, prefix: "NS.key."),
-                  let values = numbered(object, prefix: "NS.object."), keys.count == values.count else { return nil }
+            guard object["NS.objects"] == nil, let keys = numbered(object, prefix: "NS.key.", kind: kind),
+                  let values = numbered(object, prefix: "NS.object.", kind: kind), keys.count == values.count else { return nil }
             return .dictionary(keys: keys, values: values)
         case .string:
             return shallowString(object).map { .string($0) }
@@ -137,7 +142,8 @@ extension KeyedArchiveView {
     /// already (`interpreted`), so that the object is not interpreted twice.
     package func addedFields(of object: ArchivedObject, interpreted: ArchivedFoundationValue?) -> [ArchivedField] {
         guard interpreted != nil, let kind = FoundationClassKind.kind(ofClasses: object.classes) else { return [] }
-        return object.fields.filter { !kind.layoutUses($0.key) }
+        let knownKeys = kind == .dictionary && isKnownKeysDictionary(object)
+        return object.fields.filter { !kind.layoutUses($0.key) && !(knownKeys && Self.knownKeysFields.contains($0.key)) }
     }
 
     /// The plain value stored inline or behind a UID (not another object's fields).
@@ -156,22 +162,25 @@ extension KeyedArchiveView {
 
     /// An NSArray's or NSSet's elements: `NS.objects`, or `NS.object.0`, `NS.object.1`, …
     /// as NSArray writes them for an archiver other than NSKeyedArchiver itself.
-    private func listElements(_ object: ArchivedObject) -> [ArchivedValue]? {
+    private func listElements(_ object: ArchivedObject, kind: FoundationClassKind) -> [ArchivedValue]? {
         if let list = object["NS.objects"] {
             guard case .array(let items) = list else { return nil }
             return items
         }
-        return numbered(object, prefix: "NS.object.")
+        return numbered(object, prefix: "NS.object.", kind: kind)
     }
 
-    /// `PREFIX0`, `PREFIX1`, … in numeric order; `nil` unless they run 0..<n.
-    private func numbered(_ object: ArchivedObject, prefix: String) -> [ArchivedValue]? {
+    /// `PREFIX0`, `PREFIX1`, … in numeric order; `nil` unless they run 0..<n, and `nil`
+    /// rather than empty when the object (a collection of `kind`) has none but has fields
+    /// its kind's layouts do not use (a layout not known here).
+    private func numbered(_ object: ArchivedObject, prefix: String, kind: FoundationClassKind) -> [ArchivedValue]? {
         var items: [Int: ArchivedValue] = [:]
         let length = prefix.count
         for field in object.fields {
             guard field.key.hasPrefix(prefix), let position = Int(field.key.dropFirst(length)) else { continue }
             items[position] = field.value
         }
+        if items.isEmpty, object.fields.contains(where: { !kind.layoutUses($0.key) }) { return nil }
         var result: [ArchivedValue] = []
         result.reserveCapacity(items.count)
         for position in 0..<items.count {

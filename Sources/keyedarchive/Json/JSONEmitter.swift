@@ -247,8 +247,9 @@ struct JSONEmitter {
         case .dictionary(let keys, let values)?:
             try push(members: Self.sorted(try entries(keys: keys, values: values, depth: depth) + id), open: "{", close: "}", depth: depth, into: &tasks)
         default:
-            // AppKit/UIKit values (colours, fonts…) as the library interprets them.
-            var members: [(String, ArchivedValue)] = (view.appKitValue(of: object)?.fields ?? object.fields).map { ($0.key, $0.value) }
+            // AppKit/UIKit values (colours, fonts…) as the library interprets them, with the
+            // fields the interpretation does not model.
+            var members: [(String, ArchivedValue)] = (view.shownAppKitFields(of: object) ?? object.fields).map { ($0.key, $0.value) }
             if includeClasses, let name = object.className { members.append(("$class", .string(name))) }
             try push(members: Self.sorted(members + id), open: "{", close: "}", depth: depth, into: &tasks)
         }

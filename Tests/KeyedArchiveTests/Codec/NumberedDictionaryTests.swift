@@ -105,9 +105,9 @@ struct NumberedDictionaryTests {
         #expect(all.count == 40 && all["k7"] == 7)
     }
 
-    @Test("An unkeyed container reads a numbered dictionary as keys and values alternately")
+    @Test("An unkeyed container reads a numbered dictionary as keys and values alternately, for a type that asks for pairs")
     func pairs() throws {
-        struct Pairs: Decodable {
+        struct Pairs: ArchiveKeyValuePairsDecodable {
             var items: [String] = []
             init(from decoder: any Decoder) throws {
                 var container = try decoder.unkeyedContainer()

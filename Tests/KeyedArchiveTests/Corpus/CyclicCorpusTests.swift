@@ -8,7 +8,9 @@ import Testing
 
 /// Any archived object: its fields, or its elements for a collection (a dictionary's keys
 /// and values alternately, since its keys may be objects with no text).
-private final class AnyGraphObject: ArchiveReferenceDecodable {
+/// It reads an NSDictionary's keys and values from an unkeyed container, so it says so
+/// (``ArchiveKeyValuePairsDecodable``; issue 52).
+private final class AnyGraphObject: ArchiveReferenceDecodable, ArchiveKeyValuePairsDecodable {
     var fields: [String: AnyGraphValue] = [:]
     var elements: [AnyGraphValue] = []
 

@@ -18,6 +18,11 @@ struct ReachableStringsTests {
         var top: [String]
         var root: [String]
         var rootCyclic: Bool
+        /// `root` with attributed strings reached as their text (as a `String` reads them).
+        var rootAsText: [String]
+        /// The string keys of the NSDictionaries reachable from the root (attributed
+        /// strings reached as their text).
+        var rootDictionaryKeys: [String]
     }
 
     static func oracle(_ file: CorpusFile) throws -> Oracle {
@@ -80,6 +85,13 @@ struct ReachableStringsTests {
 
     /// Every string in parsed JSON: object keys and string values.
     static func collect(_ json: Any, into strings: inout Set<String>) {
+        var keys = Set<String>()
+        collect(json, into: &strings, keys: &keys)
+    }
+
+    /// Every string in parsed JSON (or a JSON-like tree of `[Any]` and `[String: Any]`)
+    /// into `strings`, and the object keys also into `keys`.
+    static func collect(_ json: Any, into strings: inout Set<String>, keys: inout Set<String>) {
         var pending: [Any] = [json]
         while let item = pending.popLast() {
             if let text = item as? String {
@@ -89,6 +101,7 @@ struct ReachableStringsTests {
             } else if let object = item as? [String: Any] {
                 for (key, value) in object {
                     strings.insert(key)
+                    keys.insert(key)
                     pending.append(value)
                     // A key that is an object is written as its compact JSON: read it too.
                     if key.hasPrefix("{") || key.hasPrefix("["),

@@ -73,13 +73,20 @@ indirect enum ProbingValue: Decodable, Equatable {
         if container.decodeNil() { self = .null }
         else if let value = try? container.decode([String: ProbingValue].self) { self = .dictionary(value) }
         else if let value = try? container.decode([ProbingValue].self) { self = .array(value) }
-        else if let value = try? container.decode(Bool.self) { self = .bool(value) }
-        else if let value = try? container.decode(Int64.self) { self = .int(value) }
-        else if let value = try? container.decode(UInt64.self) { self = .uint(value) }
-        else if let value = try? container.decode(Double.self) { self = .double(value) }
-        else if let value = try? container.decode(String.self) { self = .string(value) }
-        else if let value = try? container.decode(Data.self) { self = .data(value) }
+        else if let scalar = Self.scalar(container) { self = scalar }
         else { self = .date(try container.decode(Date.self)) }
+    }
+
+    /// The scalar probes, in order: Bool, Int64, UInt64, Double, String, Data; nil when
+    /// none reads the value.
+    static func scalar(_ container: any SingleValueDecodingContainer) -> ProbingValue? {
+        if let value = try? container.decode(Bool.self) { return .bool(value) }
+        if let value = try? container.decode(Int64.self) { return .int(value) }
+        if let value = try? container.decode(UInt64.self) { return .uint(value) }
+        if let value = try? container.decode(Double.self) { return .double(value) }
+        if let value = try? container.decode(String.self) { return .string(value) }
+        if let value = try? container.decode(Data.self) { return .data(value) }
+        return nil
     }
 
     func collect(leaves: inout Set<String>, keys: inout Set<String>) {

@@ -324,7 +324,7 @@ struct ArchiveKeyedDecodingContainer<Key: CodingKey>: KeyedDecodingContainerProt
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try require(key), path: DecodingPath(path, key: key), pairs: true)
+        try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try require(key), path: DecodingPath(path, key: key))
     }
 
     /// The superclass's fields are in this same object, as `superEncoder()` writes them.

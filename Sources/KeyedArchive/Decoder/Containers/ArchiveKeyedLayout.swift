@@ -41,8 +41,15 @@ enum ArchiveKeyedLayout {
         }
         return try decoder.reading(slot, path()) {
             if try decoder.fieldIndex(of: "NS.keys", keys: keys) == nil, try decoder.fieldIndex(of: "NS.objects", keys: keys) == nil {
-                // The numbered layout (`NS.key.0`, `NS.object.0`, …), or an empty one.
+                // NSKnownKeysDictionary1 (Core Data), the numbered layout (`NS.key.0`,
+                // `NS.object.0`, …), an empty one, or a layout not known here: an error.
+                if let (keyList, objectList) = try decoder.knownKeysDictionary(keys: keys, values: values, owner: uid) {
+                    return (.dictionary(keys: keyList, values: objectList), uid)
+                }
                 let (keyList, objectList) = try decoder.numberedDictionary(keys: keys, values: values, owner: uid)
+                if keyList.count == 0 {
+                    try decoder.requireKnownLayout(chain, keys: keys, owner: uid, layoutUses: FoundationClassKind.dictionary.layoutUses)
+                }
                 return (.dictionary(keys: keyList, values: objectList), uid)
             }
             guard let keysIndex = try decoder.fieldIndex(of: "NS.keys", keys: keys),

@@ -10,7 +10,8 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         /// NSOrderedSet's numbered keys or NSCountedSet's objects, resolved to slots.
         case slots([ArchiveSlot])
         /// An NSDictionary's keys and values, alternately (`NS.keys[0]`, `NS.objects[0]`, …):
-        /// what `Dictionary.init(from:)` asks for when its key is not `String` or `Int`.
+        /// what `Dictionary.init(from:)` asks for when its key is not `String` or `Int`, and
+        /// what an ``ArchiveKeyValuePairsDecodable`` type reads.
         case pairs(keys: BinaryPropertyList.RefList, values: BinaryPropertyList.RefList)
     }
 
@@ -25,15 +26,16 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     var codingPath: [any CodingKey] { decoder.codingPath(of: path.node) }
     var isAtEnd: Bool { currentIndex >= (count ?? 0) }
 
-    /// An unkeyed container over the value at `slot`. With `pairs`, as for the containers
-    /// `Decoder.unkeyedContainer()` and `nestedUnkeyedContainer` hand out, an NSDictionary
-    /// reads as its keys and values alternately (Swift's `Dictionary` decodes a dictionary
-    /// whose keys are not `String` or `Int` that way); an `Array` never reads a dictionary.
-    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: DecodingPath, pairs: Bool = false) throws {
+    /// An unkeyed container over the value at `slot`, opened by the `init(from:)` of
+    /// `askedBy` (nil for a nested container or the decoder's own readers). An NSDictionary
+    /// reads as its keys and values alternately only when that type asks for them (see
+    /// ``DecodableTraits/readsPairs(_:)``, found once per type); for any other it is
+    /// `typeMismatch`, as from `JSONDecoder`.
+    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: DecodingPath, askedBy: Any.Type? = nil) throws {
         self.decoder = decoder
         self.path = path
         uid = slot.objectIndex
-        elements = try decoder.reading(slot, path.node) { try Self.elements(of: slot, decoder: decoder, path: path.node, pairs: pairs) }
+        elements = try decoder.reading(slot, path.node) { try Self.elements(of: slot, decoder: decoder, path: path.node, askedBy: askedBy) }
         switch elements {
         case .list(let list): count = list.count
         case .slots(let slots): count = slots.count
@@ -41,15 +43,16 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
         }
     }
 
-    /// ``init(decoder:slot:path:pairs:)`` at a path that is a node already.
-    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode, pairs: Bool = false) throws {
-        try self.init(decoder: decoder, slot: slot, path: DecodingPath(path), pairs: pairs)
+    /// ``init(decoder:slot:path:askedBy:)`` at a path that is a node already.
+    init(decoder: _ArchiveDecoder, slot: ArchiveSlot, path: CodingPathNode, askedBy: Any.Type? = nil) throws {
+        try self.init(decoder: decoder, slot: slot, path: DecodingPath(path), askedBy: askedBy)
     }
 
     /// The elements of an NSArray or NSSet (`NS.objects`), an NSOrderedSet (`NS.object.N`),
-    /// the distinct objects of an NSCountedSet, or a plain plist array. Any other object —
-    /// an NSDictionary, an object of another class — is not an array: `typeMismatch`.
-    private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: @autoclosure () -> CodingPathNode, pairs: Bool) throws -> Elements {
+    /// the distinct objects of an NSCountedSet, a plain plist array, or the entries of an
+    /// NSDictionary for a type that asks for them. Any other object — an NSDictionary for
+    /// another type, an object of another class — is not an array: `typeMismatch`.
+    private static func elements(of slot: ArchiveSlot, decoder: _ArchiveDecoder, path: @autoclosure () -> CodingPathNode, askedBy: Any.Type?) throws -> Elements {
         if let list = decoder.fastList(slot) { return .list(list) }
         let object = try decoder.object(in: slot, expecting: [Any].self, at: path())
         let plist = decoder.plist
@@ -73,9 +76,13 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                 }
                 return .list(list)
             }
-            if pairs, chain.keyedLayout == .dictionary,
-               case (.dictionary(let keys, let values), _) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path()) {
-                return .pairs(keys: keys, values: values)
+            if chain.keyedLayout == .dictionary {
+                guard let askedBy, decoder.traits(of: askedBy).readsPairs else {
+                    throw decoder.dictionaryRefused(chain, askedBy: askedBy, slot: slot, at: path())
+                }
+                if case (.dictionary(let keys, let values), _) = try ArchiveKeyedLayout.open(slot, decoder: decoder, path: path()) {
+                    return .pairs(keys: keys, values: values)
+                }
             }
             if chain.unkeyedLayout == .orderedSet || chain.unkeyedLayout == .list {
                 // NS.object.0 … NS.object.(n-1); an empty one has no such key. (NSArray and
@@ -89,6 +96,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                       let slot = try decoder.field("NS.object.\(slots.count)", keys: keys, values: values, owner: slot.objectIndex) {
                     try decoder.charge(1)
                     slots.append(slot)
+                }
+                if slots.isEmpty {
+                    try decoder.requireKnownLayout(chain, keys: keys, owner: slot.objectIndex, layoutUses: FoundationClassKind.array.layoutUses)
                 }
                 decoder.state.orderedSetSlots[slot.objectIndex] = slots
                 return .slots(slots)
@@ -116,6 +126,9 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
                     throw KeyedArchiveError("NSCountedSet has NS.object\(entries.count) but no NS.count\(entries.count)", objectIndex: uid, key: "NS.count\(entries.count)")
                 }
                 entries.append((object, count))
+            }
+            if entries.isEmpty {
+                try decoder.requireKnownLayout(chain, keys: keys, owner: uid) { $0.hasPrefix("NS.object") || $0.hasPrefix("NS.count") }
             }
             return entries
         }
@@ -232,7 +245,7 @@ struct ArchiveUnkeyedDecodingContainer: UnkeyedDecodingContainer {
     }
 
     mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-        let container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try nextSlot([Any].self), path: nextElementPath(), pairs: true)
+        let container = try ArchiveUnkeyedDecodingContainer(decoder: decoder, slot: try nextSlot([Any].self), path: nextElementPath())
         currentIndex += 1
         return container
     }

@@ -45,6 +45,12 @@ extension _ArchiveDecoder {
             throw KeyedArchiveError("NSDictionary has NS.object.\(keyRefs.count) but no NS.key.\(keyRefs.count)",
                                     objectIndex: owner, key: "NS.key.\(keyRefs.count)")
         }
+        return gatheredDictionary(keyRefs: keyRefs, valueRefs: valueRefs, owner: owner)
+    }
+
+    /// Keeps the key and value references of the dictionary object `owner`, gathered from
+    /// a layout other than `NS.keys`/`NS.objects`, as two lists read like those (see above).
+    func gatheredDictionary(keyRefs: [Int], valueRefs: [Int], owner: Int) -> (BinaryPropertyList.RefList, BinaryPropertyList.RefList) {
         let first = Self.gatheredBase - state.gatheredRefs.count
         state.gatheredRefs.append(keyRefs)
         state.gatheredRefs.append(valueRefs)

@@ -16,7 +16,23 @@ struct DecodableTraits {
     let reference: (any ArchiveReferenceDecodable.Type)?
     /// Whether strict class-name checking applies (see `hasClassName(_:)`).
     let hasClassName: Bool
+    /// Whether an unkeyed container opened by the type's `init(from:)` reads an
+    /// NSDictionary as its keys and values alternately (see ``readsPairs(_:)``).
+    let readsPairs: Bool
+
+    /// Whether `type` asks an unkeyed container for an NSDictionary's keys and values:
+    /// Swift's `Dictionary` (whose `init(from:)` does so when its key is not `String`,
+    /// `Int` or `CodingKeyRepresentable`), detected as swift-foundation's `JSONDecoder`
+    /// detects its dictionaries, through a marker protocol; and any type that adopts
+    /// ``ArchiveKeyValuePairsDecodable``. Every other type is refused a dictionary there.
+    static func readsPairs(_ type: Any.Type) -> Bool {
+        type is any _ArchiveDictionaryMarker.Type || type is any ArchiveKeyValuePairsDecodable.Type
+    }
 }
+
+/// Swift's `Dictionary`, for ``DecodableTraits/readsPairs(_:)``.
+private protocol _ArchiveDictionaryMarker {}
+extension Dictionary: _ArchiveDictionaryMarker {}
 
 /// `Optional`, decoded as nil or as its wrapped type with all of that type's checks.
 protocol _ArchiveOptionalDecodable {
@@ -48,10 +64,3 @@ extension Set: _ArchiveContainerType {}
 extension Dictionary: _ArchiveContainerType {}
 extension Optional: _ArchiveContainerType {}
 extension ContiguousArray: _ArchiveContainerType {}
-
-/// Standard-library collections of elements: an unkeyed container opened for one never
-/// reads an NSDictionary's keys and values as its elements.
-protocol _ArchiveListType {}
-extension Array: _ArchiveListType {}
-extension Set: _ArchiveListType {}
-extension ContiguousArray: _ArchiveListType {}

@@ -131,4 +131,15 @@ enum Version1 {
         try archiver.encodedData.write(to: peopleURL)
         return (sessionURL, peopleURL)
     }
+
+    /// Keeps the logged-in session in `defaults`, as the old app did, under
+    /// `currentSession`; and, under `previousSession`, a blob cut short (a crash mid-write,
+    /// a bug of an old version) that no reader can decode.
+    static func save(to defaults: UserDefaults) throws {
+        let session = LoginSession(sessionId: "S-2048", token: "ZGVmYXVsdHMtdG9rZW4=", username: "grace",
+                                   alias: nil, lastSessionDate: Date(timeIntervalSinceReferenceDate: 710_000_000))
+        let blob = try NSKeyedArchiver.archivedData(withRootObject: session, requiringSecureCoding: false)
+        defaults.set(blob, forKey: "currentSession")
+        defaults.set(blob.prefix(blob.count / 2), forKey: "previousSession")
+    }
 }

@@ -5,7 +5,8 @@ import KeyedArchive
 //   1. version 1 (NSCoding classes) saves files with Foundation's NSKeyedArchiver;
 //   2. version 2 (Codable structs) reads them with ArchiveDecoder, unchanged on disk;
 //   3. version 2 writes a new file, and version 1 still opens it with NSKeyedUnarchiver;
-//   4. an archive written by Foundation ships as a resource and decodes too.
+//   4. an archive written by Foundation ships as a resource and decodes too;
+//   5. a session version 1 kept in UserDefaults is read, renewed and written back for it.
 
 func step(_ number: Int, _ title: String) {
     print("\n== Step \(number): \(title)")
@@ -68,6 +69,30 @@ func main() throws {
     }
     let settings = try decoder.decode(Settings.self, from: try Data(contentsOf: resource))
     print("settings: theme \(settings.theme), font \(settings.fontSize), toolbar \(settings.showsToolbar), recent \(settings.recentFiles), window \(settings.window["width"] ?? 0)x\(settings.window["height"] ?? 0)")
+
+    step(5, "a session version 1 kept in UserDefaults")
+    let suiteName = "keyedarchive-migration-example-\(ProcessInfo.processInfo.processIdentifier)"
+    guard let defaults = UserDefaults(suiteName: suiteName) else { throw CocoaError(.featureUnsupported) }
+    defer { defaults.removePersistentDomain(forName: suiteName) }
+    try Version1.save(to: defaults)
+    let damaged = defaults.data(forKey: "previousSession")
+    for key in ["currentSession", "previousSession"] {
+        do {
+            guard var stored = try defaults.archivedValue(Version2.LoginSession.self, forKey: key) else { continue }
+            print("defaults \(key): \(stored.username), id \(stored.sessionId)")
+            stored.lastSessionDate = stored.lastSessionDate.addingTimeInterval(3_600)
+            try defaults.setArchivedValue(stored, forKey: key)   // as LoginSession, the name version 1 registered
+        } catch {
+            // Never overwrite what does not decode: an older version, or a later fix, may still read it.
+            print("defaults \(key): kept as it was, it did not decode: \(KeyedArchiveError.message(of: error))")
+        }
+    }
+    print("defaults previousSession unchanged: \(defaults.data(forKey: "previousSession") == damaged)")
+    let defaultsUnarchiver = try NSKeyedUnarchiver(forReadingFrom: defaults.data(forKey: "currentSession") ?? Data())
+    defaultsUnarchiver.requiresSecureCoding = false
+    defaultsUnarchiver.setClass(LoginSession.self, forClassName: "LoginSession")
+    let reread = defaultsUnarchiver.decodeObject(forKey: NSKeyedArchiveRootObjectKey) as? LoginSession
+    print("version 1 read currentSession back: \(reread.map { "\($0.username), last seen \(ISO8601DateFormatter().string(from: $0.lastSessionDate))" } ?? "FAILED")")
     print("\nDone: every file was read without changing a byte on disk.")
 }
 

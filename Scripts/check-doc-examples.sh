@@ -33,21 +33,8 @@ articles=(README.md Sources/KeyedArchive/KeyedArchive.docc/*.md)
 rm -rf "$WORK/Sources" "$WORK/manifests"
 python3 Scripts/extract-doc-examples.py "$WORK" "${articles[@]}"
 cp Scripts/doc-examples/Shared.swift "$WORK/Sources/DocExamples/Shared.swift"
-PACKAGE_ID="$(basename "$ROOT" | tr '[:upper:]' '[:lower:]')"
-cat > "$WORK/Package.swift" <<EOF
-// swift-tools-version: 6.0
-// Written by Scripts/check-doc-examples.sh; do not edit.
-import PackageDescription
-
-let package = Package(
-    name: "DocExamples",
-    dependencies: [.package(path: "$ROOT")],
-    targets: [
-        .target(name: "DocExamples", dependencies: [.product(name: "KeyedArchive", package: "$PACKAGE_ID")]),
-    ],
-    swiftLanguageModes: [.v6]
-)
-EOF
+source Scripts/scratch-package.sh
+scratch_manifest "$WORK" DocExamples "        .target(name: \"DocExamples\", dependencies: [.product(name: \"KeyedArchive\", package: \"$SCRATCH_PACKAGE_ID\")]),"
 
 bin="$(swift build --show-bin-path)"
 source Scripts/library-module-maps.sh

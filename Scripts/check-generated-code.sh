@@ -34,24 +34,10 @@ TOOL="$(swift build --show-bin-path)/keyedarchive"
 
 rm -rf "$WORK/Sources" "$WORK/archives"
 mkdir -p "$WORK/Sources/write-archives" "$WORK/archives/foundation" "$WORK/archives/hostile"
-PACKAGE_ID="$(basename "$ROOT" | tr '[:upper:]' '[:lower:]')"
-
+source Scripts/scratch-package.sh
 manifest() {  # $1: extra targets (Swift source text)
-  cat > "$WORK/Package.swift" <<EOF
-// swift-tools-version: 6.0
-// Written by Scripts/check-generated-code.sh; do not edit.
-import PackageDescription
-
-let package = Package(
-    name: "CodegenCheck",
-    dependencies: [.package(path: "$ROOT")],
-    targets: [
-        .executableTarget(name: "write-archives", path: "Sources/write-archives"),
-$1
-    ],
-    swiftLanguageModes: [.v6]
-)
-EOF
+  scratch_manifest "$WORK" CodegenCheck "        .executableTarget(name: \"write-archives\", path: \"Sources/write-archives\"),
+$1"
 }
 
 echo "== writing archives with Foundation's NSKeyedArchiver"
@@ -135,7 +121,7 @@ for entry in "${ENTRIES[@]}"; do
   "$TOOL" swift --access "$access" "$path" > "$WORK/Sources/$module/Generated.swift"
   { printf 'import Foundation\nimport KeyedArchive\n'; checker "$WORK/Sources/$module/Generated.swift" check "$name"; } \
     > "$WORK/Sources/$module/Check.swift"
-  TARGETS+="        .target(name: \"$module\", dependencies: [.product(name: \"KeyedArchive\", package: \"$PACKAGE_ID\")], path: \"Sources/$module\"),"$'\n'
+  TARGETS+="        .target(name: \"$module\", dependencies: [.product(name: \"KeyedArchive\", package: \"$SCRATCH_PACKAGE_ID\")], path: \"Sources/$module\"),"$'\n'
   CASES+="    (\"$name\", $((index - 1)), $module.check),"$'\n'
   IMPORTS+="import $module"$'\n'
 done
@@ -167,7 +153,7 @@ for item in "${NAMESPACED[@]}"; do
   checker "$file" "check$namespace" "$name in namespace $namespace" >> "$file"
   CASES+="    (\"$name as $namespace\", ${INDEX_OF[$name]}, Namespaced.check$namespace),"$'\n'
 done
-TARGETS+="        .target(name: \"Namespaced\", dependencies: [.product(name: \"KeyedArchive\", package: \"$PACKAGE_ID\")], path: \"Sources/Namespaced\"),"$'\n'
+TARGETS+="        .target(name: \"Namespaced\", dependencies: [.product(name: \"KeyedArchive\", package: \"$SCRATCH_PACKAGE_ID\")], path: \"Sources/Namespaced\"),"$'\n'
 IMPORTS+="import Namespaced"$'\n'
 
 EXPECTED=""

@@ -99,6 +99,14 @@ enum BridgeNest {
     }
 }
 
+/// The `$objects` table of an archive.
+private func archivedObjects(_ data: Data) throws -> [PropertyListValue] {
+    guard case .array(let objects)? = try PropertyListValue(propertyList: data)["$objects"] else {
+        throw FoundationUnarchiveError(description: "no $objects array")
+    }
+    return objects
+}
+
 @Suite("The NSCoder bridge")
 struct NSCoderBridgeTests {
     private func decoder(allowing classes: [AnyClass]) -> ArchiveDecoder {
@@ -145,11 +153,7 @@ struct NSCoderBridgeTests {
     @Test("an Int8 NSNumber is written as an integer, a Bool NSNumber as a boolean")
     func booleansAndSmallIntegers() throws {
         let data = try ArchiveEncoder().encode(NSCodingObject(wrappedValue: BridgeNumbers()))
-        let plist = try PropertyListValue(propertyList: data)
-        guard case .array(let objects)? = plist["$objects"] else {
-            Issue.record("no $objects")
-            return
-        }
+        let objects = try archivedObjects(data)
         #expect(objects.contains(.integer(5)))
         #expect(objects.contains(.bool(true)))
         #expect(!objects.contains(.bool(false)))
@@ -158,11 +162,7 @@ struct NSCoderBridgeTests {
     @Test("an object archives as its classForKeyedArchiver")
     func classForKeyedArchiver() throws {
         let data = try ArchiveEncoder().encode(NSCodingObject(wrappedValue: BridgeStandIn()))
-        let plist = try PropertyListValue(propertyList: data)
-        guard case .array(let objects)? = plist["$objects"] else {
-            Issue.record("no $objects")
-            return
-        }
+        let objects = try archivedObjects(data)
         #expect(objects.contains { $0["$classname"] == .string("KeyedArchiveTests.BridgePrimitives") })
         #expect(!objects.contains { $0["$classname"] == .string("KeyedArchiveTests.BridgeStandIn") })
         let back = try decoder(allowing: [BridgePrimitives.self]).decode(NSCodingObject<BridgePrimitives>.self, from: data).wrappedValue

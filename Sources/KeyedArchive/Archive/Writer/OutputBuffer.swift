@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// The buffer a writer fills with a whole file whose exact size it counted first.
 ///
 /// `Data(count:)` zero-fills a heap block a quarter larger than asked (room to grow) and,

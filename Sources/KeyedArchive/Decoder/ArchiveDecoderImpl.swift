@@ -235,12 +235,13 @@ final class _ArchiveDecoder: Decoder {
     /// The checks of one more level at ``ArchiveDecodingState/checkedDepth`` or deeper: the
     /// depth limit, and room on the thread's stack (see ``ThreadStack``).
     @inline(never)
-    func checkDeepLevel(_ slot: ArchiveSlot, at path: CodingPathNode) throws {
+    /// The path is built only for an error, as everywhere in the decoder.
+    func checkDeepLevel(_ slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws {
         guard state.depth < state.maxDepth else {
-            throw corrupted(at: path, slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
+            throw corrupted(at: path(), slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
         }
         guard ThreadStack.position() > state.stackFloor else {
-            throw corrupted(at: path, slot: slot, "values nested \(state.depth) levels deep, more than this thread's stack holds (decode on a thread with a larger stack, or lower ArchiveDecoder.Limits.maxDepth)")
+            throw corrupted(at: path(), slot: slot, "values nested \(state.depth) levels deep, more than this thread's stack holds (decode on a thread with a larger stack, or lower ArchiveDecoder.Limits.maxDepth)")
         }
     }
 

@@ -233,16 +233,26 @@ final class _ArchiveDecoder: Decoder {
     }
 
     /// The checks of one more level at ``ArchiveDecodingState/checkedDepth`` or deeper: the
-    /// depth limit, and room on the thread's stack (see ``ThreadStack``).
-    @inline(never)
-    /// The path is built only for an error, as everywhere in the decoder.
+    /// depth limit, and room on the thread's stack (see ``ThreadStack``). Two comparisons
+    /// when both hold; the path is built only for an error, as everywhere in the decoder.
+    @inline(__always)
     func checkDeepLevel(_ slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws {
+        if state.depth < state.maxDepth, ThreadStack.position() > state.stackFloor { return }
+        try deepLevelRefused(slot, at: path())
+    }
+
+    /// The slow side of ``checkDeepLevel(_:at:)``: the stack's floor asked for at the first
+    /// checked level (then the check again), else the error.
+    @inline(never)
+    func deepLevelRefused(_ slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws {
         guard state.depth < state.maxDepth else {
             throw corrupted(at: path(), slot: slot, "values nested deeper than the decoder's limit of \(state.maxDepth) (ArchiveDecoder.Limits.maxDepth)")
         }
-        guard ThreadStack.position() > state.stackFloor else {
-            throw corrupted(at: path(), slot: slot, "values nested \(state.depth) levels deep, more than this thread's stack holds (decode on a thread with a larger stack, or lower ArchiveDecoder.Limits.maxDepth)")
+        if state.stackFloor == .max {
+            state.stackFloor = ThreadStack.floor()
+            if ThreadStack.position() > state.stackFloor { return }
         }
+        throw corrupted(at: path(), slot: slot, "values nested \(state.depth) levels deep, more than this thread's stack holds (decode on a thread with a larger stack, or lower ArchiveDecoder.Limits.maxDepth)")
     }
 
     /// Runs `body` with object `uid` open (see ``withContainer(ref:slot:at:_:)``).

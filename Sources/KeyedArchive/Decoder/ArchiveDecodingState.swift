@@ -12,9 +12,9 @@ final class ArchiveDecodingState {
     /// The depth from which each level is checked against ``maxDepth`` and the stack (see
     /// `_ArchiveDecoder.checkDeepLevel(_:at:)`): one comparison a level below it.
     let checkedDepth: Int
-    /// The lowest stack address a level may reach (see ``ThreadStack``), asked for at the
-    /// first level that is checked; 0 where the bounds are unknown.
-    private(set) lazy var stackFloor: UInt = ThreadStack.floor()
+    /// The lowest stack address a level may reach (see ``ThreadStack``): `UInt.max` until the
+    /// first level that is checked asks for it, 0 where the bounds are unknown.
+    @exclusivity(unchecked) var stackFloor = UInt.max
     /// Classes the caller allowed, and names for strict class-name checking.
     let registry: ArchiveClassRegistry
     /// Whether an object's `$classname` must match the type it is decoded as.

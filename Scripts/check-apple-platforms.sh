@@ -23,32 +23,21 @@ common=(-target arm64-apple-ios16.0 -sdk "$cache/iPhoneOS16.5.sdk" -resource-dir
 for inc in "$cache"/out/c/*/; do common+=(-I "$inc"); done
 logs=$cache/out/bodies; mkdir -p "$logs"
 fail=0
-typecheck() { # name, module name, then source folders
-  local name=$1 module=$2; shift 2
-  if swiftc "${common[@]}" -typecheck -parse-as-library -module-name "$module" $(find "$@" -name '*.swift' | sort) \
-      > "$logs/$name.log" 2>&1; then
+step() { # name, then swiftc arguments; the errors printed and `fail` set when it fails
+  local name=$1; shift
+  if swiftc "${common[@]}" "$@" > "$logs/$name.log" 2>&1; then
     echo "check-apple-platforms: $name: ok"
   else
     echo "check-apple-platforms: $name: FAILED"; grep -E "error:" "$logs/$name.log" | grep -v '^ ' | sort -u | head -40
     fail=1
+    return 1
   fi
 }
-typecheck "KeyedArchive bodies" KeyedArchive Sources/KeyedArchive
-typecheck "KeyedArchiveCodegen bodies" KeyedArchiveCodegen Sources/KeyedArchiveCodegen
+sources() { find "$1" -name '*.swift' | sort; }
+step "KeyedArchive bodies" -typecheck -parse-as-library -module-name KeyedArchive $(sources Sources/KeyedArchive)
+step "KeyedArchiveCodegen bodies" -typecheck -parse-as-library -module-name KeyedArchiveCodegen $(sources Sources/KeyedArchiveCodegen)
 # HostileArchives is a module the benchmark imports: emit it, then check the benchmark.
-if swiftc "${common[@]}" -emit-module -wmo -parse-as-library -module-name HostileArchives \
-    -emit-module-path "$cache/out/modules/HostileArchives.swiftmodule" $(find Sources/HostileArchives -name '*.swift' | sort) \
-    > "$logs/HostileArchives.log" 2>&1; then
-  echo "check-apple-platforms: HostileArchives: ok"
-  if swiftc "${common[@]}" -typecheck -module-name keyedarchive_benchmark $(find Sources/KeyedArchiveBenchmark -name '*.swift' | sort) \
-      > "$logs/benchmark.log" 2>&1; then
-    echo "check-apple-platforms: keyedarchive-benchmark: ok"
-  else
-    echo "check-apple-platforms: keyedarchive-benchmark: FAILED"; grep -E "error:" "$logs/benchmark.log" | grep -v '^ ' | sort -u | head -40
-    fail=1
-  fi
-else
-  echo "check-apple-platforms: HostileArchives: FAILED"; grep -E "error:" "$logs/HostileArchives.log" | grep -v '^ ' | sort -u | head -40
-  fail=1
-fi
+step HostileArchives -emit-module -wmo -parse-as-library -module-name HostileArchives \
+    -emit-module-path "$cache/out/modules/HostileArchives.swiftmodule" $(sources Sources/HostileArchives) &&
+  step keyedarchive-benchmark -typecheck -module-name keyedarchive_benchmark $(sources Sources/KeyedArchiveBenchmark)
 exit $fail

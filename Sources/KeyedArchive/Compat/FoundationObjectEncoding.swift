@@ -60,8 +60,9 @@ extension _ArchiveEncoder {
 
     /// An NSNumber as Foundation stores it: boolean, real of its width, or integer.
     func encodeNumber(_ number: NSNumber) -> Int32 {
-        if Self.isBoolean(number) { return table.bool(number.boolValue) }
-        switch String(cString: number.objCType) {
+        let type = String(cString: number.objCType)
+        if Self.isBoolean(number, objCType: type) { return table.bool(number.boolValue) }
+        switch type {
         case "f": return table.float(number.floatValue)
         case "d": return table.real(number.doubleValue)
         case "Q", "L": return table.unsignedInteger(number.uint64Value)
@@ -69,16 +70,15 @@ extension _ArchiveEncoder {
         }
     }
 
-    /// Whether `number` is one of the two boolean `NSNumber`s (`kCFBooleanTrue`,
-    /// `kCFBooleanFalse`). Darwin reports the `objCType` "c" for booleans and for `Int8`
-    /// numbers alike, so the type is asked of CoreFoundation there; swift-corelibs-foundation
-    /// reports "c" only for booleans (an `Int8` is "i").
-    static func isBoolean(_ number: NSNumber) -> Bool {
+    /// Whether `number` (whose `objCType` is `objCType`) is one of the two boolean
+    /// `NSNumber`s (`kCFBooleanTrue`, `kCFBooleanFalse`). Darwin reports the `objCType` "c"
+    /// for booleans and for `Int8` numbers alike, so the type is asked of CoreFoundation
+    /// there; swift-corelibs-foundation reports "c" only for booleans (an `Int8` is "i").
+    static func isBoolean(_ number: NSNumber, objCType: String) -> Bool {
         #if canImport(ObjectiveC)
         return CFGetTypeID(number) == CFBooleanGetTypeID()
         #else
-        let type = String(cString: number.objCType)
-        return type == "c" || type == "B"
+        return objCType == "c" || objCType == "B"
         #endif
     }
 

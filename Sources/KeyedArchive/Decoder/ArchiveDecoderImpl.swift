@@ -220,7 +220,7 @@ final class _ArchiveDecoder: Decoder {
     @inline(__always)
     func withContainer<R>(ref: Int, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode, _ body: () throws -> R) throws -> R {
         try reading(slot, path()) { try charge(1) }
-        if state.depth >= state.checkedDepth { try checkDeepLevel(slot, at: path()) }
+        try checkDeepLevel(slot, at: path())
         guard state.enter(ref, objectCount: plist.objectCount) else {
             return try reenter(slot, at: path(), body)
         }
@@ -232,11 +232,13 @@ final class _ArchiveDecoder: Decoder {
         return try body()
     }
 
-    /// The checks of one more level at ``ArchiveDecodingState/checkedDepth`` or deeper: the
-    /// depth limit, and room on the thread's stack (see ``ThreadStack``). Two comparisons
-    /// when both hold; the path is built only for an error, as everywhere in the decoder.
+    /// The checks of one more level: none below ``ArchiveDecodingState/checkedDepth``; from
+    /// there the depth limit and room on the thread's stack (see ``ThreadStack``), two
+    /// comparisons when both hold. The path is built only for an error, as everywhere in
+    /// the decoder.
     @inline(__always)
     func checkDeepLevel(_ slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws {
+        if state.depth < state.checkedDepth { return }
         if state.depth < state.maxDepth, ThreadStack.position() > state.stackFloor { return }
         try deepLevelRefused(slot, at: path())
     }
@@ -347,7 +349,7 @@ final class _ArchiveDecoder: Decoder {
         if let optional = traits.optional {
             return try optional._archiveDecode(as: T.self, from: self, slot: slot, at: path, inPlace: true)
         }
-        if state.depth >= state.checkedDepth { try checkDeepLevel(slot, at: path.node) }
+        try checkDeepLevel(slot, at: path.node)
         if state.strictClassNames, case .uid(let uid) = slot, uid != 0, traits.hasClassName {
             try checkClassName(of: uid, for: T.self, at: path.node)
         }

@@ -8,26 +8,26 @@ struct ArchiveInput {
     let name: String
     let data: Data
 
-    /// Reads `path` (`-` is standard input): a regular file is memory-mapped, not copied
-    /// (the library decodes it in place), anything else is read to its end.
+    /// Reads `path` (`-` is standard input), at most `maxFileSize` bytes, as a file named
+    /// on the command line is read in folder runs (see ``FoundFileReader``): into memory,
+    /// not mapped, so another program truncating the file meanwhile cannot stop the tool
+    /// with SIGBUS.
     ///
     /// The message of a file that cannot be read has the plain `errno` reason ("No such
     /// file or directory"); for a folder it says which commands take folders (`command`
     /// is the one that was run).
-    static func read(_ path: String, for command: String) throws(ToolError) -> ArchiveInput {
-        if path == "-" {
-            do {
-                return ArchiveInput(name: "<stdin>", data: try MappedFile.readToEnd(0, path: "<stdin>"))
-            } catch {
-                throw ToolError(file: "<stdin>", "cannot \(error.step): \(error.reason)")
-            }
-        }
-        do {
-            return ArchiveInput(name: path, data: try MappedFile.contents(ofFile: path))
-        } catch where error.code == EISDIR {
+    static func read(_ path: String, for command: String, maxFileSize: Int) throws(ToolError) -> ArchiveInput {
+        let isStandardInput = path == "-"
+        var found = FoundInput(bytes: Array(path.utf8), isNamed: true, kind: isStandardInput ? .standardInput : .file)
+        found.maxFileSize = maxFileSize
+        let name = isStandardInput ? "<stdin>" : path
+        switch FoundFileReader.read(found, maxFileSize: maxFileSize) {
+        case .bytes(let data):
+            return ArchiveInput(name: name, data: data)
+        case .failed(_, let code) where code == EISDIR:
             throw ToolError(file: path, "is a folder; '\(command)' reads one archive, while 'json', 'verify' and 'swift --check' take folders")
-        } catch {
-            throw ToolError(file: path, "cannot \(error.step): \(error.reason)")
+        case .failed(let message, _), .skipped(let message):
+            throw ToolError(file: name, message)
         }
     }
 

@@ -13,14 +13,18 @@ final class ExitStatusBox: @unchecked Sendable {
 // The work runs on a thread with a 64 MiB stack: the tree and JSON walks recurse once
 // per level of the object graph (bounded: 10 000 levels for `json`), and the default
 // 8 MiB main stack, or a smaller `ulimit -s`, would not hold that in a debug build.
+// When the system refuses that thread, the main thread works on its own stack.
 let arguments = Array(ProcessInfo.processInfo.arguments.dropFirst())
 let status = ExitStatusBox()
 let finished = DispatchSemaphore(value: 0)
-let worker = Thread {
+let started = WorkThread.start {
     status.value = Tool.run(arguments)
     finished.signal()
 }
-worker.stackSize = 64 << 20
-worker.start()
-finished.wait()
+if started {
+    finished.wait()
+} else {
+    // No thread could be made (an address-space limit): the main thread does the work.
+    status.value = Tool.run(arguments)
+}
 exit(status.value)

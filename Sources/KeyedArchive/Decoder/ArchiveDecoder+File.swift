@@ -13,18 +13,24 @@ extension ArchiveDecoder {
     /// let settings = try ArchiveDecoder().decode(Settings.self, contentsOf: url)
     /// ```
     ///
-    /// Reads the value ``decode(_:from:)`` reads. A file that is not a regular file (a
-    /// pipe) is read to its end instead. The size is taken before mapping and only that
-    /// much is read; another process that truncates the file *while* it is decoded can make
-    /// this process crash with SIGBUS, as any memory-mapped reading can (files saved by
-    /// renaming a new file over the old one, as ``ArchiveStore`` and most programs save,
-    /// are safe). For a file that may be truncated in place, read it with
-    /// `Data(contentsOf:)` and call ``decode(_:from:)``.
+    /// Reads the value ``decode(_:from:)`` reads. Only a regular file is decoded: the path
+    /// is opened without blocking and without waiting for a writer, and a directory, a FIFO,
+    /// a device (a symbolic link to `/dev/zero`), a socket or a `/proc` file (whose size is
+    /// not known in advance) throws an error naming what it is.
+    ///
+    /// **Mapped files must not shrink.** The size is taken with `fstat` before mapping and
+    /// only that much is read (bytes appended meanwhile are not). Another process that
+    /// truncates the file *while* it is decoded makes this process crash with SIGBUS, as
+    /// any memory-mapped reading can; files saved by renaming a new file over the old one,
+    /// as ``ArchiveStore`` and most programs save, are safe. For a file another program may
+    /// rewrite in place, read it with `Data(contentsOf:)` and call ``decode(_:from:)``, or
+    /// use ``ArchiveStore``, which reads rather than maps.
     ///
     /// - Throws: a `CocoaError` like `Data(contentsOf:)`'s when the file cannot be read
-    ///   (`.fileReadNoSuchFile`, `.fileReadNoPermission`, `.fileReadUnknown` for a folder),
-    ///   whose description names the file and the system's reason ("cannot open
-    ///   '/tmp/a.archive': No such file or directory"); `DecodingError.dataCorrupted` naming
+    ///   (`.fileReadNoSuchFile`, `.fileReadNoPermission`, `.fileReadUnknown` for a folder or
+    ///   another kind of file), whose description names the file and the reason ("cannot
+    ///   open '/tmp/a.archive': No such file or directory", "cannot read '/tmp/pipe': it is
+    ///   a FIFO (named pipe), not a regular file"); `DecodingError.dataCorrupted` naming
     ///   the file when it is not a keyed archive ("The file '/tmp/a.jpg' is not a property
     ///   list (it looks like a JPEG image)"); otherwise what ``decode(_:from:)`` throws.
     public func decode<T: Decodable>(_ type: T.Type, contentsOf url: URL) throws -> T {
@@ -40,7 +46,7 @@ extension ArchiveDecoder {
         }
         let file: (data: Data, isMapped: Bool)
         do {
-            file = try MappedFile.mapping(ofFile: url.path)
+            file = try MappedFile.mapping(of: InputFile(path: url.path))
         } catch {
             throw error.cocoaError
         }

@@ -36,42 +36,48 @@ extension ArchiveStore {
         }
     }
 
-    /// The bytes of the file holding the valid name `name` (mapped), and its URL; `nil` when
-    /// the directory holds no file of that name — also when a file system that ignores case
+    /// The bytes of the file holding the valid name `name`, and its URL; `nil` when the
+    /// directory holds no file of that name — also when a file system that ignores case
     /// finds another name's file for it.
     ///
+    /// The file is read into memory, never mapped: the store reads files that other
+    /// programs may write, and one that truncates the file in place meanwhile must give an
+    /// error, not SIGBUS (see ``InputFile``).
+    ///
     /// - Throws: ``ArchiveStoreError`` (``ArchiveStoreError/Code/unreadableFile``) when the
-    ///   file exists but cannot be opened or read.
+    ///   file exists but cannot be opened or read, or is not a regular file.
     func storedData(named name: String) throws -> (url: URL, data: Data)? {
         var url = fileURL(name)
-        var (fd, code) = openForReading(url)
-        if fd < 0, code == ENOENT, !ArchiveStoreName.hasOneSpelling(name),
+        var opened = openForReading(url)
+        if case .failure(let error) = opened, error.code == ENOENT, !ArchiveStoreName.hasOneSpelling(name),
            case .file(let spelling)? = try? match(name) {
             // On a file system that keeps normalisations apart, the name's file may be
             // spelled otherwise (`e` + U+0301 for `é`).
             url = fileURL(spelling)
-            (fd, code) = openForReading(url)
+            opened = openForReading(url)
         }
-        guard fd >= 0 else {
-            if code == ENOENT { return nil }
-            let error = FileReadError(path: url.path, step: "open", code: code)
-            throw ArchiveStoreError(code: .unreadableFile, name: name, file: url, cause: "\(error)", underlyingError: error)
-        }
-        defer { close(fd) }
-        guard ArchiveStoreName.isOwnFile(named: name, onDisk: OpenFileName.name(of: fd), listing: entries) else { return nil }
         do {
-            // Mapped, and decoded in place. The store replaces files by renaming, never by
-            // truncating them, so the mapping cannot shrink under the decoder.
-            return (url, try MappedFile.mapping(ofOpenFile: fd, path: url.path, others: .refuse).data)
+            let file: InputFile
+            do {
+                file = try opened.get()
+            } catch where error.code == ENOENT {
+                return nil
+            }
+            guard ArchiveStoreName.isOwnFile(named: name, onDisk: OpenFileName.name(of: file.descriptor), listing: entries) else { return nil }
+            try file.requireRegularFile()
+            return (url, try file.readAll())
         } catch {
             throw ArchiveStoreError(code: .unreadableFile, name: name, file: url, cause: "\(error)", underlyingError: error)
         }
     }
 
-    /// Opens `url` read-only without blocking on a FIFO: the descriptor, or -1 and `errno`.
-    private func openForReading(_ url: URL) -> (fd: Int32, code: Int32) {
-        let fd = DurableFile.retryingOnInterrupt { open(url.path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }
-        return (fd, fd < 0 ? errno : 0)
+    /// Opens `url` read-only without blocking on a FIFO.
+    private func openForReading(_ url: URL) -> Result<InputFile, FileReadError> {
+        do throws(FileReadError) {
+            return .success(try InputFile(path: url.path))
+        } catch {
+            return .failure(error)
+        }
     }
 
     /// The names of the directory's entries.

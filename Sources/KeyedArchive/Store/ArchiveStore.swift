@@ -304,11 +304,13 @@ public final class ArchiveStore: Sendable {
     /// Whether the directory entry `file` is one of the store's values: a regular file with
     /// a valid name that loads as a keyed archive with a root value (the same test that
     /// keeps ``load(_:named:)`` from reporting a corrupt file). The file is opened without
-    /// following links, and read in full only when its first bytes are a property list's.
+    /// following links, and read in full only when its first bytes are a property list's
+    /// (`bplist`, or `<?xml` / `<plist` after white space).
     private func isOwnArchive(_ file: String) -> Bool {
-        let url = directory.appendingPathComponent(file, isDirectory: false)
-        guard ArchiveStoreName.brokenRule(file) == nil, DurableFile.startsLikePropertyList(url),
-              let data = try? DurableFile.read(url, followingLinks: false)
+        guard ArchiveStoreName.brokenRule(file) == nil,
+              let opened = try? InputFile(path: fileURL(file).path, followingLinks: false), opened.kind == .regular,
+              let head = try? opened.readHead(64), InputKind(sniffing: head).isPropertyList,
+              let data = try? opened.readAll()
         else { return false }
         return envelopeProblem(data) == nil
     }

@@ -98,56 +98,6 @@ package enum DurableFile {
         return prefix + String(repeating: "0", count: 16 - hex.count) + hex + ".tmp"
     }
 
-    /// The contents of the file at `url`, or `nil` when there is no such file. With
-    /// `followingLinks: false`, a symbolic link at `url` throws (`ELOOP`) rather than being read.
-    static func read(_ url: URL, followingLinks: Bool = true) throws -> Data? {
-        // O_NONBLOCK: a FIFO in the file's place must not block the open (it has no effect
-        // on reading a regular file).
-        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | (followingLinks ? 0 : O_NOFOLLOW)
-        let fd = retryingOnInterrupt { open(url.path, flags) }
-        guard fd >= 0 else {
-            if errno == ENOENT { return nil }
-            throw SystemCallError("open")
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw SystemCallError("fstat") }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: break
-        case S_IFDIR: throw SystemCallError("read", code: EISDIR)
-        default: throw SystemCallError("read (not a regular file)", code: EINVAL)
-        }
-        var data = Data(count: max(Int(info.st_size), 0))
-        var filled = 0
-        while filled < data.count {
-            let n = data.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return systemRead(fd, base + filled, buffer.count - filled)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw SystemCallError("read")
-            }
-            if n == 0 { break }  // the file shrank since fstat
-            filled += n
-        }
-        if filled < data.count { data.count = filled }
-        // The file may have grown since fstat: read what follows, if anything.
-        try withUnsafeTemporaryAllocation(byteCount: 4096, alignment: 1) { chunk in
-            guard let base = chunk.baseAddress else { return }
-            while true {
-                let n = systemRead(fd, base, chunk.count)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw SystemCallError("read")
-                }
-                if n == 0 { return }
-                data.append(base.assumingMemoryBound(to: UInt8.self), count: n)
-            }
-        }
-        return data
-    }
-
     /// Whether `url` names a regular file itself (not a folder, a symbolic link or a device).
     static func isRegularFile(_ url: URL) -> Bool {
         var info = stat()
@@ -159,23 +109,6 @@ package enum DurableFile {
         if unlink(url.path) == 0 { return true }
         if errno == ENOENT { return false }
         throw SystemCallError("unlink")
-    }
-
-    /// Whether `url` is a regular file (not a folder or a symbolic link) whose first bytes are
-    /// those of a property list (`bplist`, or `<?xml` / `<plist` after white space), as every
-    /// keyed archive's are. Reads at most 64 bytes.
-    static func startsLikePropertyList(_ url: URL) -> Bool {
-        guard isRegularFile(url) else { return false }
-        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var head = [UInt8](repeating: 0, count: 64)
-        let n = head.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return systemRead(fd, base, buffer.count)
-        }
-        guard n > 0 else { return false }
-        return InputKind(sniffing: head.prefix(n)).isPropertyList
     }
 
     /// Flushes `directory` itself to disk, so a rename or unlink in it is durable.
@@ -242,12 +175,7 @@ package enum DurableFile {
     }
 }
 
-// The C `read`, `write` and `rename`, which `DurableFile`'s own would otherwise shadow.
-@inline(__always)
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    read(fd, buffer, count)
-}
-
+// The C `write` and `rename`, which `DurableFile`'s own would otherwise shadow.
 @inline(__always)
 private func systemRename(_ old: String, _ new: String) -> Int32 {
     rename(old, new)

@@ -24,11 +24,12 @@ enum ConvertCommand: ToolCommand {
             .option("output", short: "o", value: "out", help: "Where to write (default: standard output)."),
             .flag("raw-xml-characters",
                   help: "Write strings holding characters XML 1.0 cannot represent (most control characters) as they are, as Foundation does; XML readers reject the result."),
+            .maxFileSize,
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
-        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name, maxFileSize: try arguments.maxFileSize())
         _ = try input.view()
         let tree = try input.propertyList()
         // Validated by the parser against `PropertyListFormat.allCases`.

@@ -33,11 +33,12 @@ enum DumpCommand: ToolCommand {
             .noColor,
             .expandNested,
             .maxOutput,
+            .maxFileSize,
         ]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
-        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name, maxFileSize: try arguments.maxFileSize())
         let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         let options = KeyedArchiveView.RenderOptions(colors: Terminal.wantsColor(noColorFlag: arguments.has("no-color")),
                                                      expandsNestedPropertyLists: arguments.has("expand-nested"))

@@ -53,6 +53,7 @@ enum JsonCommand: ToolCommand {
             .flag("compact", help: "Print on one line instead of indenting by two spaces."),
             .expandNested,
             .maxOutput,
+            .maxFileSize,
             .all,
             .jobs,
             .quiet,
@@ -61,7 +62,7 @@ enum JsonCommand: ToolCommand {
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {
         if FolderOptions.isFolderRun(arguments) { return try runLines(arguments) }
-        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name, maxFileSize: try arguments.maxFileSize())
         let view = try input.viewOrPropertyList(limits: try arguments.outputLimits())
         var out = OutputBuffer.capturing()
         var nested = arguments.has("expand-nested") ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil

@@ -66,6 +66,7 @@ enum SwiftCommand: ToolCommand {
             .option("access", value: "level", choices: SwiftEmitter.Access.allCases.map(\.rawValue),
                     help: "The access level of the declarations: internal (the default, unwritten) or public."),
             .option("namespace", value: "name", help: "Wrap every declaration in 'enum <name> { ... }' (default: none)."),
+            .maxFileSize,
             .all,
             .jobs,
             .quiet,
@@ -96,7 +97,7 @@ enum SwiftCommand: ToolCommand {
             return Tool.usageError(UsageError(
                 message: "swift prints the code of one archive; give one file, or --check for folders and several files", command: spec))
         }
-        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name)
+        let input = try ArchiveInput.read(arguments.positionals[0], for: spec.name, maxFileSize: try arguments.maxFileSize())
         let (code, _) = try generate(try input.view(), name: input.name, inputSize: input.data.count, settings: settings)
         var out = OutputBuffer()
         out.append(code.text)

@@ -31,7 +31,7 @@ enum VerifyCommand: ToolCommand {
             \(FolderOptions.help)
             """,
         arguments: [.files],
-        options: [.noColor, .all, .jobs, .verifyQuiet, .verbose]
+        options: [.noColor, .maxFileSize, .all, .jobs, .verifyQuiet, .verbose]
     )
 
     static func run(_ arguments: ParsedArguments) throws(ToolError) -> Int32 {

@@ -34,6 +34,8 @@ struct FolderOptions: Sendable {
     let jobs: Int
     let quiet: Bool
     let includesAll: Bool
+    /// `--max-file-size`: the most bytes one file may hold.
+    let maxFileSize: Int
 
     /// The rules of folder runs, in the help of every command that has them.
     static let help = """
@@ -45,7 +47,10 @@ struct FolderOptions: Sendable {
         Files found in folders that are not keyed archives (not a property list, or a \
         plain one) are skipped too and counted; --all reports them. A file that cannot \
         be read, or vanishes during the run, is reported in its place and the run goes \
-        on. --jobs files are worked on at once (default: one per core) and at most \
+        on. A file found in a folder is judged by its first kilobyte before it is read; \
+        a file larger than --max-file-size (default 1G) is reported, not read, and a \
+        regular file is read to the size it had when it was opened, so a file that keeps \
+        growing ends too. --jobs files are worked on at once (default: one per core) and at most \
         twice as many are held in memory. On a terminal, standard error shows a progress \
         line (files done, files per second, time left); at the end a summary counts the \
         files done, failed and skipped. --quiet leaves out both. Exits with status 1 \
@@ -74,6 +79,14 @@ struct FolderOptions: Sendable {
         } else {
             jobs = max(1, min(ProcessInfo.processInfo.activeProcessorCount, Self.maxJobs))
         }
+        if let text = arguments.value("max-file-size") {
+            guard let bytes = MaxFileSize.parse(text) else {
+                throw UsageError(message: "--max-file-size needs a size in bytes (or with K, M or G: 512M), not '\(text)'", command: command)
+            }
+            maxFileSize = bytes
+        } else {
+            maxFileSize = MaxFileSize.default
+        }
         if roots.filter({ $0 == "-" }).count > 1 {
             throw UsageError(message: "standard input ('-') can be read only once", command: command)
         }
@@ -84,7 +97,7 @@ struct FolderOptions: Sendable {
     ///
     /// - Parameter done: how the summary names the files that were done ("12 archives", "12 OK").
     func run(command: String, done: (Int) -> String, work: @escaping @Sendable (FoundInput) -> FileReport) -> Int32 {
-        let totals = FolderRun.run(roots, jobs: jobs, progress: ProgressLine.wanted(quiet: quiet), work: work)
+        let totals = FolderRun.run(roots, jobs: jobs, maxFileSize: maxFileSize, progress: ProgressLine.wanted(quiet: quiet), work: work)
         if !quiet { Terminal.err(Self.summary(command: command, totals, done: done(totals.done), listed: includesAll)) }
         if let note = NestedExpansionNote.text(skipped: totals.unexpandedNested) { Terminal.err(note) }
         return totals.failed > 0 ? ExitStatus.failure : ExitStatus.success
@@ -115,6 +128,16 @@ enum ArchiveCandidate {
             let head = data.prefix(1024)
             return head.firstRange(of: Data("<plist".utf8)) == nil ? "not a property list (XML without a <plist> element in its first kilobyte)" : nil
         default: return kind.notAPropertyListReason
+        }
+    }
+
+    /// Whether the first bytes `head` are plainly not a property list's (an image, text,
+    /// zeros): the library's reason comes from them alone, so the rest need not be read.
+    /// XML and other markup are read in full (the XML reader decides).
+    static func isPlainlyNotAPropertyList(_ head: [UInt8]) -> Bool {
+        switch InputKind(sniffing: head) {
+        case .binaryPropertyList, .xmlPropertyList, .markup, .empty: return false
+        default: return true
         }
     }
 }

@@ -35,22 +35,30 @@ struct FolderTotals: Sendable {
 /// path. The order of the output depends on the walk alone, never on `jobs` or on timing.
 ///
 /// Worker threads have the 64 MiB stack that the tool's main work thread has (the tree and
-/// JSON walks recurse once per level of the object graph).
+/// JSON walks recurse once per level of the object graph). When the system cannot create
+/// them all (an address-space limit), the run uses those it got; with none, the calling
+/// thread works on the files itself, one at a time.
 enum FolderRun {
-    static func run(_ roots: [String], jobs: Int, progress: Bool,
+    static func run(_ roots: [String], jobs: Int, maxFileSize: Int, progress: Bool,
                     work: @escaping @Sendable (FoundInput) -> FileReport) -> FolderTotals {
         let queue = WorkQueue()
         let finished = DispatchGroup()
+        // Threads the system refuses (their stacks cannot be reserved under `ulimit -v`)
+        // are done without; with none, this thread does the work between writes.
+        var workers = 0
         for _ in 0..<jobs {
             finished.enter()
-            let thread = Thread {
+            let started = WorkThread.start {
                 while let (sequence, input) = queue.take() {
                     queue.complete(sequence, work(input))
                 }
                 finished.leave()
             }
-            thread.stackSize = 64 << 20
-            thread.start()
+            guard started else {
+                finished.leave()
+                break
+            }
+            workers += 1
         }
         var meter = progress ? ProgressLine(roots: roots) : nil
         var totals = FolderTotals()
@@ -61,17 +69,21 @@ enum FolderRun {
         var walk = FolderWalk(roots)
         var submitted = 0, written = 0
         var exhausted = false
-        let window = 2 * jobs
+        let window = 2 * max(workers, 1)
         while true {
             while !exhausted, submitted - written < window {
-                guard let input = walk.next() else {
+                guard var input = walk.next() else {
                     exhausted = true
                     break
                 }
+                input.maxFileSize = maxFileSize
                 queue.submit(submitted, input)
                 submitted += 1
             }
             guard written < submitted else { break }
+            if workers == 0, let (sequence, input) = queue.take() {
+                queue.complete(sequence, work(input))
+            }
             let report = queue.result(written) { out.flush() }
             written += 1
             if !report.messages.isEmpty || flushEachFile {

@@ -23,6 +23,8 @@ struct FoundInput: Sendable {
     /// Whether the command line names it (rather than a folder holding it).
     let isNamed: Bool
     let kind: Kind
+    /// The most bytes it may hold (`--max-file-size`), set by the run that reads it.
+    var maxFileSize = MaxFileSize.default
 
     init(bytes: [UInt8], isNamed: Bool, kind: Kind) {
         path = String(decoding: bytes, as: UTF8.self)

@@ -14,8 +14,9 @@ enum OpenedInput {
     /// Could not be examined or read.
     case failed(String)
 
-    /// Reads `input` and opens it under `limits`. A file found in a folder that does not
-    /// start like a property list is skipped unread by the library.
+    /// Reads `input` (see ``FoundFileReader``) and opens it under `limits`. A file found in
+    /// a folder that does not start like a property list is skipped, its first kilobyte
+    /// alone read.
     init(_ input: FoundInput, limits: ArchiveDecoder.Limits = ArchiveDecoder.Limits()) {
         switch input.kind {
         case .skipped(let reason): self = .skipped(reason); return
@@ -23,13 +24,10 @@ enum OpenedInput {
         case .file, .standardInput: break
         }
         let data: Data
-        switch FoundFileReader.read(input) {
-        case .failure(let error): self = .failed(error.message); return
-        case .success(let bytes): data = bytes
-        }
-        if !input.isNamed, let reason = ArchiveCandidate.reasonToSkip(data) {
-            self = .skipped(reason)
-            return
+        switch FoundFileReader.read(input, maxFileSize: input.maxFileSize) {
+        case .failed(let message, _): self = .failed(message); return
+        case .skipped(let reason): self = .skipped(reason); return
+        case .bytes(let bytes): data = bytes
         }
         do {
             self = .archive(try KeyedArchiveView(data: data, limits: limits), data)

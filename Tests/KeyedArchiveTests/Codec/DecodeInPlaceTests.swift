@@ -36,7 +36,7 @@ struct DecodeInPlaceTests {
             }
             // The mapped contents are what the reader reads: the same bytes, not a copy.
             let url = folder.appendingPathComponent("people-binary.archive")
-            let contents = try MappedFile.contents(ofFile: url.path)
+            let contents = try MappedFile.mapping(of: InputFile(path: url.path)).data
             try contents.withUnsafeBytes { mapped in
                 try PropertyListInput.read(mapped, maxDepth: 512) { plist in
                     #expect(plist.bytes.base == mapped.baseAddress && plist.bytes.count == mapped.count)

@@ -78,7 +78,8 @@ package final class InputFile {
         if kind == .regular {
             size = Int(clamping: info.st_size)
             var byte: UInt8 = 0
-            if size == 0, pread(descriptor, &byte, 1, 0) == 1 { kind = .sizeless }
+            // Empty, or made as it is read (a byte, or a read that fails, as /proc/self/mem's).
+            if size == 0, pread(descriptor, &byte, 1, 0) != 0 { kind = .sizeless }
         }
         self.path = path
         self.descriptor = descriptor

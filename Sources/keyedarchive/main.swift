@@ -14,17 +14,19 @@ final class ExitStatusBox: @unchecked Sendable {
 // per level of the object graph (bounded: 10 000 levels for `json`), and the default
 // 8 MiB main stack, or a smaller `ulimit -s`, would not hold that in a debug build.
 // When the system refuses that thread, the main thread works on its own stack.
-let arguments = Array(ProcessInfo.processInfo.arguments.dropFirst())
-let status = ExitStatusBox()
-let finished = DispatchSemaphore(value: 0)
-let started = WorkThread.start {
-    status.value = Tool.run(arguments)
-    finished.signal()
-}
-if started {
+
+/// Runs the tool on a work thread, or on this thread when the system refuses one (an
+/// address-space limit), and gives its exit status.
+func runOnWorkThread(_ arguments: [String]) -> Int32 {
+    let status = ExitStatusBox()
+    let finished = DispatchSemaphore(value: 0)
+    let started = WorkThread.start {
+        status.value = Tool.run(arguments)
+        finished.signal()
+    }
+    guard started else { return Tool.run(arguments) }
     finished.wait()
-} else {
-    // No thread could be made (an address-space limit): the main thread does the work.
-    status.value = Tool.run(arguments)
+    return status.value
 }
-exit(status.value)
+
+exit(runOnWorkThread(Array(ProcessInfo.processInfo.arguments.dropFirst())))

@@ -42,22 +42,17 @@ enum FolderRun {
     static func run(_ roots: [String], jobs: Int, maxFileSize: Int, progress: Bool,
                     work: @escaping @Sendable (FoundInput) -> FileReport) -> FolderTotals {
         let queue = WorkQueue()
-        let finished = DispatchGroup()
         // Threads the system refuses (their stacks cannot be reserved under `ulimit -v`)
         // are done without; with none, this thread does the work between writes.
         var workers = 0
         for _ in 0..<jobs {
-            finished.enter()
             let started = WorkThread.start {
                 while let (sequence, input) = queue.take() {
                     queue.complete(sequence, work(input))
                 }
-                finished.leave()
+                queue.workerEnded()
             }
-            guard started else {
-                finished.leave()
-                break
-            }
+            guard started else { break }
             workers += 1
         }
         var meter = progress ? ProgressLine(roots: roots) : nil
@@ -103,8 +98,7 @@ enum FolderRun {
         }
         out.flush()
         meter?.clear()
-        queue.close()
-        finished.wait()
+        queue.close(waitingFor: workers)
         return totals
     }
 }
@@ -116,6 +110,8 @@ private final class WorkQueue: @unchecked Sendable {
     private var head = 0
     private var results: [Int: FileReport] = [:]
     private var closed = false
+    /// Workers that have ended.
+    private var ended = 0
 
     func submit(_ sequence: Int, _ input: FoundInput) {
         condition.lock()
@@ -160,9 +156,19 @@ private final class WorkQueue: @unchecked Sendable {
         return report
     }
 
-    func close() {
+    /// Closes the queue and waits until `workers` workers have ended.
+    func close(waitingFor workers: Int) {
         condition.lock()
         closed = true
+        condition.broadcast()
+        while ended < workers { condition.wait() }
+        condition.unlock()
+    }
+
+    /// A worker's last call, once ``take()`` gave it `nil`.
+    func workerEnded() {
+        condition.lock()
+        ended += 1
         condition.broadcast()
         condition.unlock()
     }

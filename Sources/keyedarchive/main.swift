@@ -8,6 +8,7 @@ import Foundation
 /// before `finished.signal()` and read after `finished.wait()`, so never concurrently.
 final class ExitStatusBox: @unchecked Sendable {
     var value = ExitStatus.success
+    let finished = DispatchSemaphore(value: 0)
 }
 
 // The work runs on a thread with a 64 MiB stack: the tree and JSON walks recurse once
@@ -19,13 +20,12 @@ final class ExitStatusBox: @unchecked Sendable {
 /// address-space limit), and gives its exit status.
 func runOnWorkThread(_ arguments: [String]) -> Int32 {
     let status = ExitStatusBox()
-    let finished = DispatchSemaphore(value: 0)
     let started = WorkThread.start {
         status.value = Tool.run(arguments)
-        finished.signal()
+        status.finished.signal()
     }
     guard started else { return Tool.run(arguments) }
-    finished.wait()
+    status.finished.wait()
     return status.value
 }
 

@@ -58,10 +58,12 @@ extension ArchiveStore {
         }
         do {
             let file: InputFile
-            do {
-                file = try opened.get()
-            } catch where error.code == ENOENT {
-                return nil
+            // A switch, not `get()`: the Swift 5.8 standard library of Apple's older SDKs
+            // throws untyped errors from it.
+            switch opened {
+            case .success(let opened): file = opened
+            case .failure(let error) where error.code == ENOENT: return nil
+            case .failure(let error): throw error
             }
             guard ArchiveStoreName.isOwnFile(named: name, onDisk: OpenFileName.name(of: file.descriptor), listing: entries) else { return nil }
             try file.requireRegularFile()

@@ -67,6 +67,20 @@ struct SharedRawValueTests {
         #expect(try archivedGraph(rewritten) == archivedGraph(data))
     }
 
+    @Test("The view's fields of such a colour share the chain's objects too (2^40 paths, 40 values made)")
+    func viewFieldsShared() throws {
+        let data = AmplificationFamily.sharedRawObjects.archive(references: 40, length: 100)
+        let view = try KeyedArchiveView(data: data)
+        let color = try #require(view.objects.first { $0.className == "NSColor" })
+        let fields = try #require(view.appKitValue(of: color)?.fields)
+        guard case .dictionary(let image)? = fields.first(where: { $0.key == "image" })?.value else {
+            Issue.record("no image: \(fields.map(\.key))")
+            return
+        }
+        #expect(image.map(\.key) == ["$class", "NSData", "NSReps"])
+        #expect(image.first?.value == .string("NSImage"))
+    }
+
     @Test("A value used in several places is written once; equal values built apart are written apart")
     func copiesAreWrittenOnce() throws {
         let shared = ArchivedRawValue.object(classes: ["Part", "NSObject"], fields: [ArchivedRawField(key: "n", value: .integer(1))])

@@ -25,6 +25,16 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
     case sharedOrderedSet
     /// Objects of distinct classes whose class entries all name one long class name.
     case sharedClassName
+    /// A pattern colour whose image (kept as an `ArchivedRawValue`) leads to a chain of
+    /// objects, each referring twice to the next (issue 53 §2): 2^levels paths through
+    /// `levels` objects, about log2 of the file's size plus 2 (22 at 1 MB); the image's
+    /// inline data fills the rest. Read as `ArchivedColor` and `ArchivedRawValue`, and
+    /// written back.
+    case sharedRawObjects
+    /// An attributed string whose runs, all of length zero but the last, share one
+    /// dictionary of up to 1,000 number attributes (issue 53 §6); the runs fill the rest.
+    /// Read as `ArchivedAttributedString`, and written back.
+    case sharedAttributes
 
     public var description: String { rawValue }
 
@@ -38,12 +48,32 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
         case .sharedString: return [.init("[String]", [String].self), .init("Set<String>", Set<String>.self)]
         case .objectsShareOneString: return [.init("[String]", [String].self)]
         case .sharedOrderedSet: return [.init("[[Int]]", [[Int]].self)]
+        case .sharedRawObjects:
+            return [.init("ArchivedColor", ArchivedColor.self), .init(reencoding: "ArchivedColor", ArchivedColor.self),
+                    .init("ArchivedRawValue", ArchivedRawValue.self), .init(reencoding: "ArchivedRawValue", ArchivedRawValue.self)]
+        case .sharedAttributes:
+            return [.init("ArchivedAttributedString", ArchivedAttributedString.self),
+                    .init(reencoding: "ArchivedAttributedString", ArchivedAttributedString.self)]
         }
     }
 
     /// The archive at about `targetBytes` (within 10% from 10 KB up): half the bytes the
     /// shared value, half the references to it.
     public func archive(targetBytes: Int) -> Data {
+        switch self {
+        case .sharedRawObjects:
+            // The chain's length grows with log2 of the size; the image's data fills the rest.
+            let levels = Int(log2(Double(max(2, targetBytes)))) + 2
+            let base = archive(references: levels, length: 1).count
+            return archive(references: levels, length: max(1, targetBytes - base))
+        case .sharedAttributes:
+            // Each run is two bytes of NSAttributeInfo.
+            let entries = min(1_000, max(1, targetBytes / 100))
+            let base = archive(references: 0, length: entries).count
+            return archive(references: max(0, (targetBytes - base) / 2), length: entries)
+        default:
+            break
+        }
         let width = targetBytes > 32_768 ? 4 : 1
         let length = max(16, targetBytes / 2)
         let probe = archive(references: 64, length: length, minimumWidth: width)
@@ -62,12 +92,19 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
     }
 
     /// The archive with `references` references to one value of about `length` bytes.
+    /// (``sharedRawObjects``: a chain of `references` objects and `length` bytes of image
+    /// data; ``sharedAttributes``: `references` runs of length zero sharing `length`
+    /// attributes.)
     public func archive(references: Int, length: Int, minimumWidth: Int = 1) -> Data {
         let n = max(1, references), length = max(1, length)
         var graph = ArchiveGraph()
         graph.plist.minimumWidth = minimumWidth
         let root: UInt64
         switch self {
+        case .sharedRawObjects:
+            root = graph.patternColor(levels: n, imageBytes: length)
+        case .sharedAttributes:
+            root = graph.attributedString(zeroLengthRuns: max(0, references), attributes: length)
         case .sharedFieldName:
             let key = graph.plist.add(.string(String(repeating: "k", count: length)))
             let value = graph.string("v"), classKey = graph.string("$class")
@@ -114,26 +151,39 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
 /// A typed decode of an ``AmplificationFamily`` archive, with the decoder options it needs.
 public struct AmplificationProbe: CustomStringConvertible {
     public let name: String
-    let body: (Data) throws -> Void
+    /// Whether the probe writes the value back (`ArchiveEncoder`) after decoding it.
+    public let reencodes: Bool
+    /// Decodes (and writes back): the bytes written.
+    let body: (Data) throws -> Int
     public var description: String { name }
 
     init<T: Decodable>(_ name: String, _ type: T.Type, configure: @escaping (ArchiveDecoder) -> Void = { _ in }) {
         self.name = name
+        reencodes = false
         body = { data in
             let decoder = ArchiveDecoder()
             configure(decoder)
             _ = try decoder.decode(T.self, from: data)
+            return 0
         }
+    }
+
+    /// A probe that decodes `T`, then encodes it again (named "`name` re-encoded").
+    init<T: Codable>(reencoding name: String, _ type: T.Type) {
+        self.name = name + " re-encoded"
+        reencodes = true
+        body = { data in try ArchiveEncoder().encode(try ArchiveDecoder().decode(T.self, from: data)).count }
     }
 
     /// Decodes `data`: `nil` for a value, the error otherwise.
     public func run(_ data: Data) -> (any Error)? {
-        do {
-            try body(data)
-            return nil
-        } catch {
-            return error
-        }
+        if case .failure(let error) = runReportingOutput(data) { return error }
+        return nil
+    }
+
+    /// Decodes `data` (and writes it back): the bytes written (0 for a decode alone), or the error.
+    public func runReportingOutput(_ data: Data) -> Result<Int, any Error> {
+        Result { try body(data) }
     }
 }
 
@@ -142,5 +192,40 @@ extension ArchiveGraph {
     mutating func arrayRepeating(_ value: RawBinaryPlist.Object, count: Int) -> UInt64 {
         let ref = uid(addEntry(plist.add(value)))
         return addObject(className: "NSArray", fields: [("NS.objects", plist.add(.array(Array(repeating: ref, count: count))))])
+    }
+}
+
+extension ArchiveGraph {
+    /// A pattern colour (`NSColorSpace` 10) whose `NSImage` object holds `imageBytes` bytes
+    /// of inline data and refers to the first of `levels` objects, each of whose fields
+    /// `a` and `b` refer to the next; the last holds a number.
+    mutating func patternColor(levels: Int, imageBytes: Int) -> UInt64 {
+        var next = addObject(className: "NSChainLink", fields: [("value", plist.add(.integer(1)))])
+        for _ in 1..<max(1, levels) {
+            let link = uid(next)
+            next = addObject(className: "NSChainLink", fields: [("a", link), ("b", link)])
+        }
+        let bytes = (0..<imageBytes).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+        let image = addObject(className: "NSImage", fields: [("NSData", plist.add(.data(bytes))), ("NSReps", uid(next))])
+        return addObject(className: "NSColor", fields: [("NSColorSpace", plist.add(.integer(10))), ("NSImage", uid(image))])
+    }
+
+    /// An NSAttributedString of one character: `zeroLengthRuns` runs of length zero, then
+    /// one of length one, all with one NSDictionary of `attributes` numbers (whole numbers,
+    /// every other one written as a real, which the runs keep as archived values).
+    mutating func attributedString(zeroLengthRuns: Int, attributes: Int) -> UInt64 {
+        let count = max(1, attributes)
+        let keys = (0..<count).map { uid(addEntry(plist.add(.string("NSAttribute\($0)")))) }
+        let values = (0..<count).map { index in
+            uid(addEntry(plist.add(index % 2 == 0 ? .integer(Int64(index)) : .real(Double(index)))))
+        }
+        let dictionary = addObject(className: "NSDictionary", fields: [("NS.keys", plist.add(.array(keys))),
+                                                                       ("NS.objects", plist.add(.array(values)))])
+        let table = addObject(className: "NSMutableArray", fields: [("NS.objects", plist.add(.array([uid(dictionary)])))])
+        // (length, attribute index) pairs as packed unsigned numbers: (0, 0) per empty run, then (1, 0).
+        let info = addEntry(plist.add(.data([UInt8](repeating: 0, count: 2 * max(0, zeroLengthRuns)) + [1, 0])))
+        let text = addEntry(plist.add(.string("x")))
+        return addObject(className: "NSAttributedString", fields: [("NSString", uid(text)), ("NSAttributes", uid(table)),
+                                                                   ("NSAttributeInfo", uid(info))])
     }
 }

@@ -85,20 +85,14 @@ extension ArchivedAttributedString: _ArchiveSpecialEncodable {
         if runs.count == 1 {
             attributesUID = try encoder.box(runs[0].encodedAttributes, at: path())
         } else if runs.count > 1 {
-            var distinct: [Run] = []
-            var indexes: [AttributeSet: Int] = [:]
+            let found = Self.distinctAttributes(of: runs)
             pairs.reserveCapacity(runs.count * 2)
-            for run in runs {
-                let set = AttributeSet(attributes: run.attributes, archivedValues: run.archivedValues)
-                let index = indexes[set] ?? distinct.count
-                if index == distinct.count {
-                    distinct.append(run)
-                    indexes[set] = index
-                }
-                pairs += [UInt64(run.range.count), UInt64(index)]
+            for (run, index) in zip(runs, found.indexes) {
+                pairs.append(UInt64(run.range.count))
+                pairs.append(UInt64(index))
             }
             // As AppKit writes it: an NSMutableArray of the distinct dictionaries.
-            let uids = try distinct.map { try encoder.box($0.encodedAttributes, at: path()) }
+            let uids = try found.distinct.map { try encoder.box($0.encodedAttributes, at: path()) }
             let made = encoder.makeObject(kind: .array, className: .mutableArray)
             for uid in uids { made.box.appendElement(uid) }
             attributesUID = made.uid
@@ -201,6 +195,41 @@ extension Dictionary where Key == String, Value == ArchivedTextAttribute {
             default: return false
             }
         }
+    }
+}
+
+extension ArchivedAttributedString {
+    /// The runs with distinct attributes (and archived forms), the first of each, and for each
+    /// run the index of its own among them; `hashed`: how many runs' dictionaries were hashed
+    /// to find them. Runs read from one archive share their dictionaries (copies of one table
+    /// entry): found by the dictionaries' identity first (see ``SharedStorageIdentity``;
+    /// `runs` holds them meanwhile), each distinct one is hashed once, not once per run.
+    static func distinctAttributes(of runs: [Run]) -> (distinct: [Run], indexes: [Int], hashed: Int) {
+        var distinct: [Run] = []
+        var indexes: [Int] = []
+        indexes.reserveCapacity(runs.count)
+        var bySet: [AttributeSet: Int] = [:]
+        var byStorage: [SharedStorageIdentityPair: Int] = [:]
+        var hashed = 0
+        for run in runs {
+            let storage = SharedStorageIdentity(run.attributes).flatMap { attributes in
+                SharedStorageIdentity(run.archivedValues).map { SharedStorageIdentityPair(first: attributes, second: $0) }
+            }
+            if let storage, let known = byStorage[storage] {
+                indexes.append(known)
+                continue
+            }
+            hashed += 1
+            let set = AttributeSet(attributes: run.attributes, archivedValues: run.archivedValues)
+            let index = bySet[set] ?? distinct.count
+            if index == distinct.count {
+                distinct.append(run)
+                bySet[set] = index
+            }
+            if let storage { byStorage[storage] = index }
+            indexes.append(index)
+        }
+        return (distinct, indexes, hashed)
     }
 }
 

@@ -7,8 +7,17 @@ import Foundation
 ///
 /// Reading follows references and goes through the decoder's depth, cycle and work
 /// accounting; an object that refers back to itself cannot be kept and throws. Writing
-/// writes each object with its class chain and its fields in their order; an object
-/// shared by several fields is written once per field.
+/// writes each object with its class chain and its fields in their order.
+///
+/// ## Shared objects
+///
+/// An archived object that several fields refer to (by UID) is read once: the fields hold
+/// copies of one value, and ``ArchiveEncoder`` writes that value once and refers to it by
+/// UID wherever it appears, as `NSKeyedArchiver` does. So a graph keeps its size both
+/// ways, however many paths lead to an object, and `==` and hashing visit each shared
+/// object once. Sharing is a matter of copies: a value you copy is written once however
+/// often it appears in one archive; two values built separately are written separately,
+/// even when they are equal.
 ///
 /// ```swift
 /// if case .other(let raw)? = run.attributes["NSTextAttachment"],
@@ -76,16 +85,29 @@ extension ArchivedRawValue: _ArchiveSpecialDecodable {
     static var _archiveEntersItself: Bool { true }
 
     static func _archiveDecode(from decoder: _ArchiveDecoder, slot: ArchiveSlot, at path: @autoclosure () -> CodingPathNode) throws -> ArchivedRawValue {
-        let ref: Int
         switch slot {
         case .uid(0):
             try decoder.reading(slot, path()) { try decoder.charge(1) }
             return .null
         case .uid(let uid):
-            ref = try decoder.reading(slot, path()) { try decoder.objectRef(uid) }
-        case .inline(let inline, _):
-            ref = inline
+            // An object read before is shared: one unit for the reference, as for any
+            // value already made (see `ArchiveDecodingState.rawValues`).
+            if let kept = decoder.state.rawValues[uid] {
+                try decoder.reading(slot, path()) { try decoder.charge(1) }
+                return kept
+            }
+            let ref = try decoder.reading(slot, path()) { try decoder.objectRef(uid) }
+            let value = try read(ref, from: decoder, slot: slot, at: path())
+            decoder.state.rawValues[uid] = value
+            return value
+        case .inline(let ref, _):
+            return try read(ref, from: decoder, slot: slot, at: path())
         }
+    }
+
+    /// The value of plist object `ref`, found at `slot`.
+    private static func read(_ ref: Int, from decoder: _ArchiveDecoder, slot: ArchiveSlot,
+                             at path: @autoclosure () -> CodingPathNode) throws -> ArchivedRawValue {
         let object = try decoder.reading(slot, path()) { try decoder.plist.object(ref) }
         switch object {
         case .dictionary(let keys, let values):
@@ -163,20 +185,36 @@ extension ArchivedRawValue: _ArchiveSpecialEncodable {
         }
     }
 
-    /// The value written as an entry of `$objects`; its UID.
+    /// The value written as an entry of `$objects`; its UID. A string, data, plain value or
+    /// object written before in this archive (a copy of it: see ``SharedStorageIdentity``)
+    /// is that entry again.
     func objectUID(_ encoder: _ArchiveEncoder, _ path: @autoclosure () -> CodingPathNode) throws -> Int32 {
         switch self {
         case .null: return 0
-        case .string(let text): return encoder.table.string(text)
         case .integer(let number): return encoder.table.integer(number)
         case .real(let number): return encoder.table.real(number)
         case .bool(let flag): return encoder.table.bool(flag)
-        case .data(let bytes): return encoder.table.data(bytes)
-        case .plain(let value): return try value.objectUID(encoder, path())
         case .array:
             throw refusal("an inline array can only be the NS.objects or NS.keys of an object", path())
-        case .object(let classes, let fields):
-            return try writeObject(classes, fields, encoder, path())
+        case .string, .data, .plain, .object:
+            guard let identity = sharingIdentity else { return try writeEntry(encoder, path()) }
+            if let written = encoder.table.rawValueUIDs[identity] { return written.uid }
+            let uid = try writeEntry(encoder, path())
+            // The value is kept with its UID, so its identity stays its own (values cannot
+            // contain themselves, so nothing is in progress meanwhile).
+            encoder.table.rawValueUIDs[identity] = (self, uid)
+            return uid
+        }
+    }
+
+    /// ``objectUID(_:_:)`` for a value not written yet.
+    private func writeEntry(_ encoder: _ArchiveEncoder, _ path: @autoclosure () -> CodingPathNode) throws -> Int32 {
+        switch self {
+        case .string(let text): return encoder.table.string(text)
+        case .data(let bytes): return encoder.table.data(bytes)
+        case .plain(let value): return try value.objectUID(encoder, path())
+        case .object(let classes, let fields): return try writeObject(classes, fields, encoder, path())
+        default: return try objectUID(encoder, path())
         }
     }
 

@@ -52,6 +52,9 @@ final class ArchiveDecodingState {
     /// Strings and data already made, by plist reference: an object referenced from many
     /// places is one shared copy, not one copy per place.
     @exclusivity(unchecked) var leaves = SharedLeafValues()
+    /// `ArchivedRawValue`s already read, by UID: an object referred to from many fields is
+    /// one shared value (its copies), not one tree per path to it.
+    @exclusivity(unchecked) var rawValues: [Int: ArchivedRawValue] = [:]
     /// Values parsed from text (URLs, decimals, base64), by the plist reference of what they
     /// were parsed from: parsed once however many places refer to it.
     @exclusivity(unchecked) var parsedURLs: [Int: URL] = [:]

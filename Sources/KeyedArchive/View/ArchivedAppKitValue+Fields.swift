@@ -100,8 +100,17 @@ extension ArchivedTextAttribute {
 }
 
 extension ArchivedRawValue {
-    /// The value as the tool shows it: an object as its `$class` and fields.
+    /// The value as the tool shows it: an object as its `$class` and fields. A shared
+    /// object is made once and its copies shared, so a graph of n objects makes n values
+    /// however many paths lead through it (printing them stops at the output limit).
     var summaryValue: ArchivedValue {
+        var made: [SharedStorageIdentity: ArchivedValue] = [:]
+        return summaryValue(&made)
+    }
+
+    /// ``summaryValue`` with the values of shared objects already made (by identity: `self`
+    /// holds them meanwhile).
+    private func summaryValue(_ made: inout [SharedStorageIdentity: ArchivedValue]) -> ArchivedValue {
         switch self {
         case .null: return .null
         case .integer(let number): return .integer(number)
@@ -109,11 +118,15 @@ extension ArchivedRawValue {
         case .bool(let flag): return .bool(flag)
         case .data(let bytes): return .data(bytes)
         case .string(let text): return .string(text)
-        case .plain(let value): return value.summaryValue
-        case .array(let items): return .array(items.map(\.summaryValue))
+        case .plain(let value): return value.summaryValue(&made)
+        case .array(let items): return .array(items.map { $0.summaryValue(&made) })
         case .object(let classes, let fields):
-            return .dictionary([ArchivedField(key: "$class", value: .string(classes.first ?? ""))]
-                + fields.map { ArchivedField(key: $0.key, value: $0.value.summaryValue) })
+            let identity = sharingIdentity
+            if let identity, let known = made[identity] { return known }
+            let value = ArchivedValue.dictionary([ArchivedField(key: "$class", value: .string(classes.first ?? ""))]
+                + fields.map { ArchivedField(key: $0.key, value: $0.value.summaryValue(&made)) })
+            if let identity { made[identity] = value }
+            return value
         }
     }
 }

@@ -81,7 +81,7 @@ struct AppKitHostileTests {
         #expect(throws: EncodingError.self) { try ArchiveEncoder().encode(text) }
     }
 
-    @Test("An attribute of an unknown class whose fields share children 2^40 ways: the budget stops keeping its archived form")
+    @Test("An attribute of an unknown class whose fields share children 2^40 ways is kept as 40 shared objects and written back as 40")
     func fanOutAttribute() throws {
         // Object k has fields a and b, both referring to object k + 1: 40 levels.
         let levels = 40
@@ -101,11 +101,16 @@ struct AppKitHostileTests {
         }
         objects += [classEntry("NSAttributedString"), classEntry("NSDictionary"), classEntry("NSFanOut")]
         let data = archive(objects)
-        // Keeping it would mean 2^40 objects: the budget stops that, and the text still reads.
+        // 2^40 paths, 40 objects: each is read once and shared by the fields that refer to it.
         let text = try ArchiveDecoder().decode(ArchivedAttributedString.self, from: data)
         #expect(text.runs.first?.attributes["NSFanOut"] == .other(className: "NSFanOut"))
-        #expect(text.runs.first?.archivedValues.isEmpty == true)
-        #expect(throws: DecodingError.self) { try ArchiveDecoder().decode(ArchivedRawValue.self, from: rooted(data, at: 5)) }
+        let kept = try #require(text.runs.first?.archivedValues["NSFanOut"])
+        #expect(SharedRawValueTests.distinctObjects(kept) == levels)
+        #expect(try ArchiveDecoder().decode(ArchivedRawValue.self, from: rooted(data, at: 5)) == kept)
+        // Written back: the string, its dictionary and the 40 objects, each once.
+        let rewritten = try ArchiveEncoder().encode(text)
+        #expect(try SharedRawValueTests.objectCount(rewritten) == SharedRawValueTests.objectCount(data))
+        #expect(try ArchiveDecoder().decode(ArchivedAttributedString.self, from: rewritten) == text)
     }
 }
 

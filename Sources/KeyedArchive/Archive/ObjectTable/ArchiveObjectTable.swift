@@ -78,6 +78,9 @@ final class ArchiveObjectTable {
     /// Class instances already written (identity), and those being written (cycles).
     @exclusivity(unchecked) var instanceUIDs: [ObjectIdentifier: Int32] = [:]
     @exclusivity(unchecked) var instancesInProgress: Set<ObjectIdentifier> = []
+    /// `ArchivedRawValue`s already written, by the identity of their storage, kept with
+    /// their UIDs (see `SharedStorageIdentity`): a shared archived object is written once.
+    @exclusivity(unchecked) var rawValueUIDs: [SharedStorageIdentity: (value: ArchivedRawValue, uid: Int32)] = [:]
     /// Value types (by metatype address) that are neither special-cased nor classes: the
     /// encoder's memo of its dynamic checks.
     @exclusivity(unchecked) var plainValueTypes = ScalarRefTable()

@@ -5,8 +5,9 @@ import KeyedArchive
 // keyedarchive-benchmark --hostile, second part: the amplification families of issue 32 §2
 // (one value referenced from many places) at 1 KB … 1 MB, through their typed decodes,
 // KeyedArchiveView, render() and the tool's json, dump, swift, verify and convert (to binary
-// and to XML): time, peak memory and output per input MB, against the rule (≤ 2 s per MB, at least 1 s allowed; peak ≤ 200 MB + 64 × input;
-// output ≤ 64 × input + 1 MB; 100 KB → 1 MB at most 15 × the time).
+// and to XML): time, peak memory and output per input MB, against the rule (≤ 2 s per MB, at
+// least 1 s allowed; peak ≤ 200 MB + 64 × input; output ≤ 64 × input + 1 MB; 100 KB → 1 MB
+// at most 15 × the time).
 
 /// One measured run.
 private struct AmplificationRow {

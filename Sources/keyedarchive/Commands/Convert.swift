@@ -17,14 +17,15 @@ enum ConvertCommand: ToolCommand {
             U+000B, U+000C, U+000E-U+001F, U+FFFE, U+FFFF), naming it: convert to binary, \
             or pass --raw-xml-characters. Conversion works under the same limits as the \
             other commands: XML writes a value the archive shares once per reference, so \
-            XML output past 64 bytes per input byte plus 1 MB is refused (binary keeps \
-            shared values shared).
+            XML output past 64 bytes per input byte plus 1 MB (or --max-output) is refused \
+            (binary keeps shared values shared).
             """,
         arguments: [.file],
         options: [
             .option("to", value: "format", choices: PropertyListFormat.allCases.map(\.rawValue), required: true,
                     help: "The format to write: binary or xml."),
             .option("output", short: "o", value: "out", help: "Where to write (default: standard output)."),
+            .maxOutput,
             .flag("raw-xml-characters",
                   help: "Write strings holding characters XML 1.0 cannot represent (most control characters) as they are, as Foundation does; XML readers reject the result."),
         ]
@@ -35,9 +36,10 @@ enum ConvertCommand: ToolCommand {
         _ = try input.view()
         // Validated by the parser against `PropertyListFormat.allCases`.
         let format = PropertyListFormat(rawValue: arguments.value("to") ?? "") ?? .binary
+        let limits = try arguments.outputLimits()
         let outcome: PropertyListRewrite.Outcome
         do {
-            outcome = try PropertyListRewrite.rewrite(input.data, as: format,
+            outcome = try PropertyListRewrite.rewrite(input.data, as: format, limits: limits,
                                                       refusingForbiddenXMLText: !arguments.has("raw-xml-characters"))
         } catch {
             throw ToolError(file: input.name, ArchiveInput.describe(error))
@@ -49,7 +51,7 @@ enum ConvertCommand: ToolCommand {
             // "file: object 12, key 'NS.string': "Back\u{8}space" holds U+0008, …; convert to binary, …".
             throw ToolError(file: input.name, reason + ": convert to binary, or pass --raw-xml-characters to write it as Foundation does")
         case .outputLimit(let limit):
-            throw ToolError(file: input.name, "the \(format.rawValue.uppercased()) output would pass \(limit) bytes (64 bytes per input byte plus 1 MB): "
+            throw ToolError(file: input.name, "the \(format.rawValue.uppercased()) output would pass \(limit) bytes (--max-output; by default 64 per input byte plus 1 MB): "
                             + "the archive shares values that XML writes once per reference; binary keeps them shared (--to binary)")
         }
         guard let path = arguments.value("output"), path != "-" else {

@@ -15,9 +15,18 @@ struct PropertyListRewriteTests {
         let tree = PropertyListValue.array(Array(repeating: .string(text), count: 100_000))
         let bytes = BinaryPropertyListWriter.write(tree)
         #expect(bytes.count < (1 << 20) + 100_000 * 8)
-        let back = try PropertyListValue(propertyList: Data(bytes))
+        let back = try PropertyListValue(propertyList: Data(bytes), limits: ArchiveDecoder.Limits())
         guard case .array(let items) = back else { Issue.record("not an array"); return }
         #expect(items.count == 100_000 && items.first == .string(text) && items.last == .string(text))
+    }
+
+    /// The plain reader made the string again at each reference: 25 GB for this 1 MB file.
+    @Test("the plain property-list reader makes a string many objects share once")
+    func plainReaderSharesLongStrings() throws {
+        let data = AmplificationFamily.objectsShareOneString.archive(targetBytes: HostileSize.mb1.bytes)
+        let tree = try PropertyListValue(propertyList: data)
+        guard case .array(let objects)? = tree["$objects"] else { Issue.record("no $objects"); return }
+        #expect(objects.count > 10_000)
     }
 
     @Test("a container in many places of a tree (the same storage) is written once, as Foundation writes one NSArray once")

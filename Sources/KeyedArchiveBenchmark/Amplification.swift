@@ -5,9 +5,10 @@ import KeyedArchive
 // keyedarchive-benchmark --hostile, second part: the amplification families of issue 32 §2
 // (one value referenced from many places) at 1 KB … 1 MB, through their typed decodes (and,
 // for the AppKit families of issue 53, the values written back: output = bytes written),
-// KeyedArchiveView, render() and the tool's json, dump, swift and verify: time, peak memory and output per
-// input MB, against the rule (≤ 2 s per MB, at least 1 s allowed; peak ≤ 200 MB + 64 × input;
-// output ≤ 64 × input + 1 MB; 100 KB → 1 MB at most 15 × the time).
+// KeyedArchiveView, render() and the tool's json, dump, swift, verify and convert (to binary
+// and to XML): time, peak memory and output per input MB, against the rule (≤ 2 s per MB, at
+// least 1 s allowed; peak ≤ 200 MB + 64 × input; output ≤ 64 × input + 1 MB; 100 KB → 1 MB
+// at most 15 × the time).
 
 /// One measured run.
 private struct AmplificationRow {
@@ -124,7 +125,7 @@ func runAmplification(_ options: Options) {
         : options.amplificationFamilies
     guard !families.isEmpty else { return }
     let tool = toolPath()
-    if tool == nil { progress("keyedarchive is not built beside the benchmark: json, dump, swift and verify are left out") }
+    if tool == nil { progress("keyedarchive is not built beside the benchmark: json, dump, swift, verify and convert are left out") }
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("amplification-\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
@@ -159,9 +160,11 @@ func runAmplification(_ options: Options) {
             guard let tool else { continue }
             let file = folder.appendingPathComponent("\(family)-\(size.bytes).plist")
             guard (try? data.write(to: file)) != nil else { continue }
-            for command in ["json", "dump", "swift", "verify"] {
-                let run = runTool(tool, [command, file.path])
-                add(command, run.ms, run.peak, run.output, run.status == 0 ? "value" : "error")
+            let commands = [["json"], ["dump"], ["swift"], ["verify"], ["convert", "--to", "binary"], ["convert", "--to", "xml"]]
+            for command in commands {
+                let run = runTool(tool, command + [file.path])
+                let reader = command.count > 1 ? "\(command[0]) \(command[2])" : command[0]
+                add(reader, run.ms, run.peak, run.output, run.status == 0 ? "value" : "error")
             }
         }
         if !options.machine { print(amplificationTable(rows.filter { $0.family == family })) }

@@ -60,16 +60,6 @@ struct ArchiveInput {
         }
     }
 
-    /// Reads the input as a property-list tree, for commands that work on the raw plist,
-    /// under the same limits and one visit budget as the view.
-    func propertyList() throws(ToolError) -> PropertyListValue {
-        do {
-            return try PropertyListValue(propertyList: data, limits: ArchiveDecoder.Limits())
-        } catch {
-            throw ToolError(file: name, Self.describe(error))
-        }
-    }
-
     /// A one-line reason for a library error.
     static func describe(_ error: any Error) -> String {
         KeyedArchiveError.notAnArchiveReason(error)

@@ -192,8 +192,13 @@ extension PropertyListValue {
     /// - Throws: ``PropertyListError`` when the data is not a property list,
     ///   ``KeyedArchiveError`` naming the limit when a limit is reached.
     public init(propertyList data: Data, limits: ArchiveDecoder.Limits) throws {
-        self = try PropertyListInput.read(data, maxDepth: limits.maxDepth) { plist in
-            var budget = ArchiveWorkBudget(limits: limits, inputSize: data.count)
+        var budget = ArchiveWorkBudget(limits: limits, inputSize: data.count)
+        self = try Self.read(data, budget: &budget)
+    }
+
+    /// The tree of `data`, read under `budget` (which a caller goes on charging).
+    static func read(_ data: Data, budget: inout ArchiveWorkBudget) throws -> PropertyListValue {
+        try PropertyListInput.read(data, maxDepth: budget.maxDepth) { plist in
             let reader = BoundedTreeReader(plist: plist, builder: PropertyListValueBuilder(plist: plist), objectIndex: nil)
             return try reader.read(plist.topObject, budget: &budget)
         }

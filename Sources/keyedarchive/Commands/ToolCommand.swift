@@ -26,7 +26,7 @@ extension OptionSpec {
         help: "Show data that holds a binary or XML property list or a keyed archive opened in place (nested up to 512 levels, within a work limit of 16 bytes parsed per input byte).")
 }
 
-/// `--max-output`, for the commands that print the graph (`dump`, `json`).
+/// `--max-output`, for the commands that print the graph (`dump`, `json`) or rewrite it (`convert`).
 extension OptionSpec {
     static let maxOutput = OptionSpec.option(
         "max-output", value: "bytes",

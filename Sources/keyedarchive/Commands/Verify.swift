@@ -61,9 +61,9 @@ enum VerifyCommand: ToolCommand {
     /// The findings (for standard error) and the verdict (for standard output) of one input.
     static func report(_ found: FoundInput, _ style: Style) -> FileReport {
         let includesAll = style.includesAll
-        let name = found.kind == .standardInput ? "<stdin>" : found.path
+        let name = found.shownName
         func skipped(_ reason: String) -> FileReport {
-            FileReport(verdict: .skipped, output: includesAll ? "\(ArchiveText.escaped(name)): skipped: \(ArchiveText.escaped(reason))\n" : "")
+            FileReport(verdict: .skipped, output: includesAll ? "\(name): skipped: \(ArchiveText.escaped(reason))\n" : "")
         }
         func failed(_ message: String) -> FileReport {
             lines(name, (diagnostics: [Diagnostic(severity: .error, object: nil, path: "", message: message)],
@@ -83,9 +83,9 @@ enum VerifyCommand: ToolCommand {
         return lines(name, check(data, refusal: refusal), style: style)
     }
 
-    /// The lines for one file: each finding for standard error (cycles only with
-    /// `--verbose`), the verdict for standard output (not for a sound file with `--quiet`);
-    /// failed when any finding is an error.
+    /// The lines for one file (`name` as printed, see ``FoundInput/shownName``): each finding
+    /// for standard error (cycles only with `--verbose`), the verdict for standard output (not
+    /// for a sound file with `--quiet`); failed when any finding is an error.
     private static func lines(_ name: String,
                               _ found: (diagnostics: [Diagnostic], classNames: [Int: String], objectCount: Int?, cycles: Int),
                               style: Style) -> FileReport {
@@ -99,11 +99,11 @@ enum VerifyCommand: ToolCommand {
             case .note: label = palette.paint("note:", .cyan)
             }
             let className = diagnostic.object.flatMap { classNames[$0] }
-            messages += "\(ArchiveText.escaped(name)): \(label) \(ArchiveText.escaped(diagnostic.text(className: className)))\n"
+            messages += "\(name): \(label) \(ArchiveText.escaped(diagnostic.text(className: className)))\n"
         }
         let failed = diagnostics.contains { $0.severity == .error }
         let output = failed || !style.quiet
-            ? "\(ArchiveText.escaped(name)): " + verdict(diagnostics, objectCount: found.objectCount, cycles: found.cycles) + "\n" : ""
+            ? "\(name): " + verdict(diagnostics, objectCount: found.objectCount, cycles: found.cycles) + "\n" : ""
         return FileReport(verdict: failed ? .failed : .done, output: output, messages: messages)
     }
 

@@ -18,7 +18,7 @@ enum SwiftCheck {
 
     static func report(_ found: FoundInput, settings: SwiftCommand.Settings, includesAll: Bool) -> FileReport {
         let name = found.kind == .standardInput ? "<stdin>" : found.path
-        let shown = ArchiveText.escaped(name)
+        let shown = found.shownName
         func skipped(_ reason: String) -> FileReport {
             FileReport(verdict: .skipped, output: includesAll ? "\(shown): skipped: \(ArchiveText.escaped(reason))\n" : "")
         }

@@ -13,7 +13,8 @@ import KeyedArchive
 ///   or whose output passes the limit: the run goes on, and the exit status is 1.
 ///
 /// The path is the file's path as found (its bytes as UTF-8, invalid sequences as U+FFFD),
-/// escaped as a JSON string.
+/// escaped as a JSON string; when its bytes are not UTF-8, `"pathBytes"` follows it with the
+/// exact bytes in base64 (see ``FoundInput/bytesIfNotUTF8``), so two names never print alike.
 enum JSONLines {
     struct Options: Sendable {
         var key: String?
@@ -43,7 +44,7 @@ enum JSONLines {
     private static func line(_ input: FoundInput, member: String, view: KeyedArchiveView, key: String?, _ options: Options,
                              verdict: FileReport.Verdict) -> FileReport {
         var out = OutputBuffer.capturing()
-        out.append("{\"path\":" + JSONEmitter.quoted(input.path) + ",\"\(member)\":")
+        out.append(pathMembers(input) + ",\"\(member)\":")
         var nested = options.expandsNested ? NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) : nil
         do {
             try JsonCommand.write(view, key: key, classes: options.classes, pretty: false, file: input.path,
@@ -65,6 +66,13 @@ enum JSONLines {
     }
 
     private static func object(_ input: FoundInput, _ member: String, _ text: String) -> String {
-        "{\"path\":" + JSONEmitter.quoted(input.path) + ",\"\(member)\":" + JSONEmitter.quoted(text) + "}\n"
+        pathMembers(input) + ",\"\(member)\":" + JSONEmitter.quoted(text) + "}\n"
+    }
+
+    /// `{"path":P` and, for a name that is not UTF-8, `,"pathBytes":"BASE64"`.
+    private static func pathMembers(_ input: FoundInput) -> String {
+        let path = "{\"path\":" + JSONEmitter.quoted(input.path)
+        guard let bytes = input.bytesIfNotUTF8 else { return path }
+        return path + ",\"pathBytes\":\"" + Data(bytes).base64EncodedString() + "\""
     }
 }

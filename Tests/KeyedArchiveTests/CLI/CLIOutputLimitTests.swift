@@ -46,4 +46,37 @@ struct CLIOutputLimitTests {
         #expect(result.stdout.components(separatedBy: "{\"$ref\":").count > 1_000)
         #expect(result.stdout.utf8.count < 4 * data.count)
     }
+
+    /// Issue 53 §6: `$objects` entries that all share one long string. Before, `convert`
+    /// hashed the string once per reference into binary (50 s for 100 KB) and wrote it once
+    /// per reference into XML (4.9 GB).
+    @Test("convert keeps a shared string shared in binary, and stops XML at the output limit")
+    func convertSharedString() throws {
+        let data = AmplificationFamily.objectsShareOneString.archive(targetBytes: HostileSize.kb100.bytes)
+        let path = try CLI.temporaryFile(data, name: "objects-share.plist")
+        let binary = try CLI.run(["convert", "--to", "binary", path], timeout: 120)
+        #expect(binary.status == 0, "\(binary.stderr)")
+        // The string is written once: the output is about the input's size.
+        #expect(binary.stdoutData.count <= data.count + data.count / 4, "\(binary.stdoutData.count) bytes from \(data.count)")
+        let back = try KeyedArchiveView(data: binary.stdoutData)
+        #expect(String(describing: back.objects) == String(describing: try KeyedArchiveView(data: data).objects))
+
+        let xmlPath = path + ".xml"
+        let xml = try CLI.run(["convert", "--to", "xml", path, "-o", xmlPath], timeout: 120)
+        #expect(xml.status == 1, "\(xml.stderr)")
+        #expect(xml.stderr.contains("output would pass \(64 * data.count + 1_048_576) bytes"), "\(xml.stderr)")
+        #expect(xml.stderr.contains("--to binary"), "\(xml.stderr)")
+        #expect(xml.stdout.isEmpty && !FileManager.default.fileExists(atPath: xmlPath))
+    }
+
+    @Test("convert to XML writes shared values in full while the output is within the limit")
+    func convertSharedStringWithinTheLimit() throws {
+        let data = AmplificationFamily.objectsShareOneString.archive(references: 40, length: 1_000)
+        let path = try CLI.temporaryFile(data, name: "objects-share-small.plist")
+        let xml = try CLI.run(["convert", "--to", "xml", path])
+        #expect(xml.status == 0, "\(xml.stderr)")
+        #expect(xml.stdoutData.count > 40_000)
+        let back = try KeyedArchiveView(data: xml.stdoutData)
+        #expect(String(describing: back.objects) == String(describing: try KeyedArchiveView(data: data).objects))
+    }
 }

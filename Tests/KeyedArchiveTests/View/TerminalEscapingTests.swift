@@ -103,4 +103,58 @@ struct TerminalEscapingTests {
             #expect(Self.unsafe(result.stderr) == [], "\(command): \(result.stderr)")
         }
     }
+
+    /// Names that would print alike without the file-name rule (issue 53 §7): bytes that
+    /// are not UTF-8 against U+FFFD and against the text of their escape, a backslash and
+    /// `n` against a line feed, a C1 control against its escape's text.
+    static let awkwardNames: [[UInt8]] = [
+        [0x61, 0xFF], [0x61, 0xFE], Array("a\\xff".utf8), Array("a\u{FFFD}".utf8), Array("a\\\\xff".utf8), [0x61, 0x5C, 0xFF],
+        Array("b\\n".utf8), Array("b\n".utf8), Array("b\\\n".utf8), Array("c\u{85}".utf8), Array("c\\u{85}".utf8),
+        [0xC3], [0xC3, 0x28], [0xED, 0xA0, 0x80], [0xC0, 0xAF], Array("plain.plist".utf8), [],
+    ]
+
+    @Test("File names: backslash as \\\\, bytes that are not UTF-8 as \\xNN; distinct names print distinctly and read back")
+    func fileNames() {
+        #expect(ArchiveText.escapedPath(Array("a\\n".utf8) + [0xFF]) == "a\\\\n\\xff")
+        #expect(ArchiveText.escapedPath(Array("b\n".utf8)) == "b\\n")
+        #expect(ArchiveText.escapedPath([0xED, 0xA0, 0x80]) == "\\xed\\xa0\\x80", "a UTF-16 surrogate in UTF-8 is not UTF-8")
+        #expect(ArchiveText.escapedPath(Array("caf\u{E9} \u{1F600}".utf8)) == "caf\u{E9} \u{1F600}")
+        let printed = Self.awkwardNames.map(ArchiveText.escapedPath)
+        #expect(Set(printed).count == Self.awkwardNames.count, "\(printed)")
+        for (name, text) in zip(Self.awkwardNames, printed) {
+            #expect(!text.unicodeScalars.contains(where: ArchiveText.mustEscape), "\(text)")
+            #expect(Self.unescapedPath(text) == name, "\(text)")
+        }
+    }
+
+    /// The bytes a name printed by `escapedPath` stands for: the inverse of the rule, to
+    /// show that no information is lost.
+    static func unescapedPath(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var scalars = Substring(text).unicodeScalars[...]
+        while let scalar = scalars.popFirst() {
+            guard scalar == "\\" else {
+                bytes += Array(String(scalar).utf8)
+                continue
+            }
+            switch scalars.popFirst() {
+            case "\\": bytes.append(0x5C)
+            case "n": bytes.append(0x0A)
+            case "r": bytes.append(0x0D)
+            case "t": bytes.append(0x09)
+            case "x":
+                guard scalars.count >= 2, let byte = UInt8(String(String.UnicodeScalarView(scalars.prefix(2))), radix: 16) else { return nil }
+                bytes.append(byte)
+                scalars = scalars.dropFirst(2)
+            case "u":
+                guard scalars.popFirst() == "{", let end = scalars.firstIndex(of: "}"),
+                      let value = UInt32(String(String.UnicodeScalarView(scalars[..<end])), radix: 16),
+                      let escaped = Unicode.Scalar(value) else { return nil }
+                bytes += Array(String(escaped).utf8)
+                scalars = scalars[scalars.index(after: end)...]
+            default: return nil
+            }
+        }
+        return bytes
+    }
 }

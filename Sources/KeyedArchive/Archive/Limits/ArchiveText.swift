@@ -14,6 +14,14 @@ import Foundation
 /// (U+202A–U+202E, U+2066–U+2069) is written as `\u{…}` (JSON output uses JSON's `\u00XX`
 /// form for the same characters). Other characters (emoji joiners, accents) are shown.
 ///
+/// **File names** (``escapedPath(_:)``): the paths `verify` and `swift --check` print, whose
+/// bytes come from the file system and need not be UTF-8. The terminal rule, plus: a
+/// backslash is written `\\`, and each byte of a sequence that is not UTF-8 `\xNN` (two
+/// lowercase hex digits). Every backslash in the result then starts an escape, so two
+/// different names never print alike (a name holding a backslash and `n` prints `\\n`, one
+/// holding a line feed `\n`; one holding the text `\xff` prints `\\xff`, one holding the
+/// byte 0xFF `\xff`), and the name's bytes can be read back from what is printed.
+///
 /// **Swift source** (``swiftEscaped(_:backtick:)``): string literals and comments that
 /// `keyedarchive swift` writes. Stricter, because source must also not be *misread* by a
 /// reviewer: every control, format (bidi, zero-width), separator other than the space,
@@ -79,6 +87,32 @@ package enum ArchiveText {
         }
         out.append(0x22)
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// A file name's bytes for a terminal (see the type's discussion): the terminal rule,
+    /// `\` as `\\`, and each byte that is not part of well-formed UTF-8 as `\xNN`.
+    ///
+    /// ```swift
+    /// ArchiveText.escapedPath(Array("a\\n".utf8) + [0xFF])   // a\\n\xff
+    /// ```
+    package static func escapedPath(_ bytes: [UInt8]) -> String {
+        var result = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var position = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                position += encoded.count
+                let scalar = Unicode.UTF8.decode(encoded)
+                if scalar == "\\" { result += "\\\\" } else { append(scalar, to: &result) }
+            case .error(let length):
+                for byte in bytes[position..<min(position + length, bytes.count)] { result += "\\x" + hex(UInt32(byte)) }
+                position += length
+            case .emptyInput:
+                return result
+            }
+        }
     }
 
     private static func append(_ scalar: Unicode.Scalar, to result: inout String) {

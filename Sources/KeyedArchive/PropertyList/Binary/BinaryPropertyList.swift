@@ -499,6 +499,9 @@ package struct BinaryPropertyList: Sendable {
         let maxDepth: Int
         var open: Set<Int> = []
         var budget: Int
+        /// Long strings and data made so far, by reference: an object many references share
+        /// is made once and then shared, not copied at each reference (issue 53 §6).
+        var leaves: [Int: PropertyListValue] = [:]
 
         init(plist: BinaryPropertyList, maxDepth: Int) {
             self.plist = plist
@@ -514,6 +517,17 @@ package struct BinaryPropertyList: Sendable {
                 throw PropertyListError("object \(ref): shared containers expand beyond the size limit")
             }
             let object = try plist.object(ref)
+            let length: Int
+            switch object {
+            case .asciiString(let range), .utf16String(let range), .data(let range): length = range.count
+            default: length = 0
+            }
+            if length >= 32 {
+                if let known = leaves[ref] { return known }
+                let leaf = try plist.scalarValue(object, ref: ref) ?? .array([])  // not reached: a leaf
+                leaves[ref] = leaf
+                return leaf
+            }
             if let scalar = try plist.scalarValue(object, ref: ref) { return scalar }
             switch object {
             case .array(let list):

@@ -445,44 +445,6 @@ struct BinaryPropertyListBuilder {
     }
 }
 
-/// Writes a ``PropertyListValue`` tree as a binary property list.
-enum BinaryPropertyListWriter {
-    /// `uniquingNumbers`: see ``BinaryPropertyListBuilder/init(expectedObjects:expectedChildRefs:uniquingNumbers:)``.
-    static func write(_ value: PropertyListValue, uniquingNumbers: Bool = true) -> [UInt8] {
-        var builder = BinaryPropertyListBuilder(uniquingNumbers: uniquingNumbers)
-        let top = add(value, to: &builder)
-        return builder.finish(top: top)
-    }
-
-    private static func add(_ value: PropertyListValue, to builder: inout BinaryPropertyListBuilder) -> Int {
-        switch value {
-        case .string(let s): return builder.string(s)
-        case .integer(let i): return builder.integer(i)
-        case .unsignedInteger(let u): return builder.unsignedInteger(u)
-        case .wideInteger(let w): return builder.wideInteger(w)
-        case .real(let d): return builder.real(d)
-        case .float(let f): return builder.float(f)
-        case .bool(let b): return builder.bool(b)
-        case .date(let d): return builder.date(d)
-        case .data(let d): return builder.data(d)
-        case .uid(let u): return builder.uid(u)
-        case .array(let items):
-            let refs = items.map { add($0, to: &builder) }
-            return builder.array(refs)
-        case .dictionary(let entries):
-            var keys = [Int]()
-            var values = [Int]()
-            keys.reserveCapacity(entries.count)
-            values.reserveCapacity(entries.count)
-            for entry in entries {
-                keys.append(builder.string(entry.key))
-                values.append(add(entry.value, to: &builder))
-            }
-            return builder.dictionary(keys: keys, values: values)
-        }
-    }
-}
-
 /// A string compared and hashed by its exact UTF-8 bytes, not by canonical equivalence.
 struct ExactString: Hashable {
     let value: String
@@ -495,6 +457,11 @@ struct ExactString: Hashable {
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(value.utf8.count)
-        for byte in value.utf8 { hasher.combine(byte) }
+        // The bytes in one call (a byte at a time costs several times as much), copied
+        // first when they are not contiguous (bridged strings), so equal strings hash alike.
+        let hashed: Void? = value.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        if hashed == nil {
+            Array(value.utf8).withUnsafeBytes { hasher.combine(bytes: $0) }
+        }
     }
 }

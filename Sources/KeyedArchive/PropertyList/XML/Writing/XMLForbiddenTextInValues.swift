@@ -1,18 +1,11 @@
 import Foundation
 
 extension PropertyListValue {
-    /// The value as an XML property list, or nil (nothing written) when a string or key
-    /// holds a character XML 1.0 cannot represent (see ``XMLPlistEscaping``); the scan for
-    /// escapes finds it. ``xmlForbiddenTextReason()`` then says where.
-    package func checkedXMLData() -> Data? {
-        XMLPlistDocument.checkedBytes(XMLPropertyListWriter.TreeDocument(value: self), refusingForbiddenText: true).map { Data($0) }
-    }
-
     /// Why the value cannot be written as XML 1.0, naming the first string or dictionary
     /// key that holds a character it cannot represent, in an archive by object index and
     /// key: `object 12, key 'NS.string': "Back\u{8}space" holds U+0008, which XML 1.0
     /// cannot represent (XML readers reject the file)`. Nil when there is none. Cold path.
-    package func xmlForbiddenTextReason() -> String? {
+    func xmlForbiddenTextReason() -> String? {
         guard let found = firstXMLForbiddenText() else { return nil }
         var keys = found.path
         var place = ""

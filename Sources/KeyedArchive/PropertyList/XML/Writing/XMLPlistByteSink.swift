@@ -11,25 +11,36 @@ protocol XMLPlistByteSink {
     /// True for a counting pass that has counted as far as it needs to: reals are then
     /// neither formatted nor counted (see ``XMLPlistByteCounter/init(limit:)``).
     var skipsReals: Bool { get }
+
+    /// True for a counting pass that has counted past the most the caller allows: a tree
+    /// being written stops there (see ``XMLPlistByteCounter/init(limit:stoppingPast:)``).
+    var isPastLimit: Bool { get }
 }
 
 extension XMLPlistByteSink {
     var skipsReals: Bool { false }
+    var isPastLimit: Bool { false }
 }
 
 /// The first pass: counts the bytes and writes none.
 struct XMLPlistByteCounter: XMLPlistByteSink {
     private(set) var count = 0
     private let limit: Int
+    private let maxBytes: Int
 
     /// A counter that, once `limit` bytes are counted, stops formatting (and keeping, and
     /// counting) reals: what is left of a large document is then only walked, and its exact
-    /// size is not known (see ``XMLPlistDocument/data(_:large:)``).
-    init(limit: Int = .max) {
+    /// size is not known (see ``XMLPlistDocument/data(_:large:)``). Past `maxBytes`, a tree
+    /// stops being walked at its next element (``isPastLimit``): a document too large to
+    /// write costs its limit to count, not its size.
+    init(limit: Int = .max, stoppingPast maxBytes: Int = .max) {
         self.limit = limit
+        self.maxBytes = maxBytes
     }
 
     var skipsReals: Bool { count >= limit }
+
+    var isPastLimit: Bool { count > maxBytes }
 
     @inline(__always)
     mutating func append(count: Int, _ fill: (UnsafeMutablePointer<UInt8>) -> Void) {

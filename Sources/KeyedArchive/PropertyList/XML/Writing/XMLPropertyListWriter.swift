@@ -119,11 +119,31 @@ enum XMLPlistDocument {
     /// ``bytes(_:)``, or nil (with nothing written) when `refusingForbiddenText` and the
     /// counting pass met a string or key XML 1.0 cannot hold (see ``XMLPlistEscaping``).
     static func checkedBytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer, refusingForbiddenText: Bool) -> [UInt8]? {
-        let (total, reals, forbidden) = size(of: writer)
-        if forbidden && refusingForbiddenText { return nil }
-        return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
+        guard case .bytes(let bytes) = boundedBytes(writer, refusingForbiddenText: refusingForbiddenText) else { return nil }
+        return bytes
+    }
+
+    /// What ``boundedBytes(_:refusingForbiddenText:maxBytes:)`` gives.
+    enum Bounded {
+        case bytes([UInt8])
+        /// A string or key holds a character XML 1.0 cannot represent; nothing written.
+        case forbiddenText
+        /// The document would pass the limit; nothing written.
+        case tooLarge
+    }
+
+    /// ``checkedBytes(_:refusingForbiddenText:)`` of a document of at most `maxBytes`
+    /// bytes: the counting pass stops past them, so a larger one costs about `maxBytes`
+    /// of work (and no memory) to refuse. A forbidden character counted before the limit
+    /// is reported first.
+    static func boundedBytes<Writer: XMLPlistDocumentWriter>(_ writer: Writer, refusingForbiddenText: Bool,
+                                                           maxBytes: Int = .max) -> Bounded {
+        let (total, reals, forbidden) = size(of: writer, stoppingPast: maxBytes)
+        if forbidden && refusingForbiddenText { return .forbiddenText }
+        if total > maxBytes { return .tooLarge }
+        return .bytes([UInt8](unsafeUninitializedCapacity: total) { buffer, initialized in
             initialized = fill(UnsafeMutableBufferPointer(rebasing: buffer[0..<total]), with: writer, reals: reals)
-        }
+        })
     }
 
     /// The document as `Data`. The counting pass stops formatting reals once it has counted
@@ -165,9 +185,10 @@ enum XMLPlistDocument {
     /// The document's size (or, past `limit`, the size without the rest of its reals), the
     /// texts of its reals (those counted) for the writing pass, and whether a string or key
     /// holds a character XML 1.0 cannot represent.
-    static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer, limit: Int = .max)
+    /// Past `maxBytes`, a tree stops being counted (the count is then only known to pass them).
+    static func size<Writer: XMLPlistDocumentWriter>(of writer: Writer, limit: Int = .max, stoppingPast maxBytes: Int = .max)
         -> (count: Int, reals: XMLPlistRealTexts, forbidden: Bool) {
-        var counter = XMLPlistOutput(XMLPlistByteCounter(limit: limit))
+        var counter = XMLPlistOutput(XMLPlistByteCounter(limit: limit, stoppingPast: maxBytes))
         writer.write(into: &counter)
         var reals = counter.reals
         reals.startReplay()
@@ -436,11 +457,15 @@ struct XMLPlistOutput<Sink: XMLPlistByteSink> {
         case .uid(let n): uid(n, indent: level)
         case .array(let items):
             guard open(dictionary: false, count: items.count, indent: level) else { return }
-            for item in items { self.value(item, indent: level + 1) }
+            for item in items {
+                if sink.isPastLimit { return }
+                self.value(item, indent: level + 1)
+            }
             close(dictionary: false, indent: level)
         case .dictionary(let entries):
             guard open(dictionary: true, count: entries.count, indent: level) else { return }
             for entry in entries {
+                if sink.isPastLimit { return }
                 key(entry.key, indent: level + 1)
                 self.value(entry.value, indent: level + 1)
             }

@@ -184,6 +184,8 @@ extension AmplificationProbe {
         case "[String]": return try decoder.decodeReportingWork([String].self, from: data).work.bytesMade
         case "Set<String>": return try decoder.decodeReportingWork(Set<String>.self, from: data).work.bytesMade
         case "[[Int]]": return try decoder.decodeReportingWork([[Int]].self, from: data).work.bytesMade
+        case "[ArchivedColor]": return try decoder.decodeReportingWork([ArchivedColor].self, from: data).work.bytesMade
+        case "[Data]": return try decoder.decodeReportingWork([Data].self, from: data).work.bytesMade
         default:
             Issue.record("no accounting for probe \(name)")
             return 0

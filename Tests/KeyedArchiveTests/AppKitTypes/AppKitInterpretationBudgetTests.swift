@@ -68,6 +68,18 @@ struct AppKitInterpretationBudgetTests {
         #expect(schema.top.first?.type == .array(.value(.archivedColor)))
     }
 
+    @Test("keyedarchive json, dump and swift stop with the visits error", arguments: ["json", "dump", "swift"])
+    func toolStops(command: String) throws {
+        let path = try CLI.temporaryFile(Self.manyColours(.sharedColorText), name: "colours.plist")
+        let run = try CLI.run([command, path], timeout: 120)
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("maxObjectVisits"), "\(run.stderr)")
+        let few = try CLI.run([command, try CLI.temporaryFile(AmplificationFamily.sharedColorText.archive(references: 5, length: 20_000),
+                                                              name: "few.plist")])
+        #expect(few.status == 0, "\(few.stderr)")
+        #expect(few.stdout.contains(command == "swift" ? "ArchivedColor" : "#804020FF"))
+    }
+
     @Test("keyedarchive swift interprets a colour that a cycle meets again once, not at each meeting")
     func inferenceCycleInterpretsOnce() throws {
         // A colour subclass whose fields do not make a colour (so it is a generated class)

@@ -7,8 +7,9 @@ import Foundation
 extension AmplificationFamily {
     /// Whether the shared value is a colour's component text.
     var isColor: Bool { self == .sharedColorText || self == .sharedColorFallback }
-    /// Whether references stay one byte wide (as many references as the bytes allow).
-    var usesNarrowReferences: Bool { isColor || self == .sharedData }
+    /// Whether references stay one byte wide (as many references as the bytes allow; the
+    /// data family has a handful of objects, so they never widen).
+    var usesNarrowReferences: Bool { self == .sharedData }
 }
 
 extension ArchiveGraph {

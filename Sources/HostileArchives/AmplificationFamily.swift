@@ -35,6 +35,15 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
     /// dictionary of up to 1,000 number attributes (issue 53 §6); the runs fill the rest.
     /// Read as `ArchivedAttributedString`, and written back.
     case sharedAttributes
+    /// `NSColor` objects whose `NSRGB` text is one data object of up to 60,000 bytes (spaces,
+    /// then four numbers: a valid colour); read as `[ArchivedColor]` (issue 53 §1).
+    case sharedColorText
+    /// Catalog colours (`NSColorSpace` 6) that all name one fallback `NSColor` whose `NSRGB`
+    /// text is up to 60,000 bytes; read as `[ArchivedColor]` (issue 53 §1).
+    case sharedColorFallback
+    /// An NSArray whose elements are all one data object, referenced with one-byte
+    /// references (half a million of them in 1 MB); read as `[Data]` (issue 53 §6).
+    case sharedData
 
     public var description: String { rawValue }
 
@@ -54,11 +63,14 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
         case .sharedAttributes:
             return [.init("ArchivedAttributedString", ArchivedAttributedString.self),
                     .init(reencoding: "ArchivedAttributedString", ArchivedAttributedString.self)]
+        case .sharedColorText, .sharedColorFallback: return [.init("[ArchivedColor]", [ArchivedColor].self)]
+        case .sharedData: return [.init("[Data]", [Data].self)]
         }
     }
 
     /// The archive at about `targetBytes` (within 10% from 10 KB up): half the bytes the
-    /// shared value, half the references to it.
+    /// shared value, half the references to it (a colour's text is at most 60,000 bytes,
+    /// under the 64 KiB ``KeyedArchiveView/appKitValue(of:)`` interprets, and the rest is colours).
     public func archive(targetBytes: Int) -> Data {
         switch self {
         case .sharedRawObjects:
@@ -74,8 +86,8 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
         default:
             break
         }
-        let width = targetBytes > 32_768 ? 4 : 1
-        let length = max(16, targetBytes / 2)
+        let width = targetBytes > 32_768 && !usesNarrowReferences ? 4 : 1
+        let length = isColor ? min(60_000, max(16, targetBytes / 2)) : max(16, targetBytes / 2)
         let probe = archive(references: 64, length: length, minimumWidth: width)
         let smaller = archive(references: 32, length: length, minimumWidth: width)
         let perReference = max(1, Double(probe.count - smaller.count) / 32)
@@ -143,6 +155,8 @@ public enum AmplificationFamily: String, CaseIterable, Sendable, CustomStringCon
                 return graph.addEntry(graph.plist.add(.dictionary(keys: [classKey], values: [graph.uid(classUID)])))
             }
             root = graph.array(of: records)
+        case .sharedColorText, .sharedColorFallback, .sharedData:
+            root = graph.viewAmplification(self, references: n, length: length)
         }
         return graph.data(root: root)
     }

@@ -26,6 +26,8 @@ package struct SchemaInference {
     let work = TypeMerger.Work()
     /// ``work``'s units so far.
     package var workUnits: Int { work.units }
+    /// The AppKit interpretations of the walk: each object once, within the view's budget.
+    package private(set) var appKit: AppKitInterpretations
     /// The bytes of class names and keys hashed so far: linear in the archive however
     /// often one long name is repeated.
     package var hashedNameBytes: Int { work.names.hashedBytes }
@@ -39,6 +41,7 @@ package struct SchemaInference {
     package init(view: KeyedArchiveView, maxDepth: Int = ArchiveDecoder.Limits().maxDepth) {
         self.view = view
         self.maxDepth = maxDepth
+        appKit = AppKitInterpretations(view: view)
     }
 
     package mutating func infer() throws(CodegenError) -> ArchiveSchema {
@@ -119,7 +122,7 @@ package struct SchemaInference {
             // set that contains itself becomes a list class (decoded in two phases); any
             // other collection has no Swift type, so its inner place stays unknown.
             guard let name = object.className else { return .unknown }
-            if FoundationMapping.isGenerated(object, in: view) {
+            if try FoundationMapping.isGenerated(object, in: view, appKit: &appKit) {
                 let id = work.names.id(name)
                 classes[id]?.schema.needsIdentity = true
                 classes[id]?.schema.closesCycle = true
@@ -152,7 +155,7 @@ package struct SchemaInference {
         guard let className = object.className else { return .unknown }  // a class entry used as a value
         // The classes only the decoder reads as Swift values come first: NSCountedSet is
         // an NSSet to the library's interpretation, but a `[T: Int]` to the decoder.
-        switch FoundationMapping.kind(of: object, in: view) {
+        switch try FoundationMapping.kind(of: object, in: view, appKit: &appKit) {
         case .value(let swiftType)?:
             return .value(swiftType)
         case .countedSet(let items)?:
@@ -244,7 +247,8 @@ enum FoundationMapping {
         case countedSet([ArchivedValue])
     }
 
-    static func kind(of object: ArchivedObject, in view: KeyedArchiveView) -> Kind? {
+    static func kind(of object: ArchivedObject, in view: KeyedArchiveView,
+                     appKit: inout AppKitInterpretations) throws(CodegenError) -> Kind? {
         switch object.className {
         case "NSIndexSet", "NSMutableIndexSet": return .value(.indexSet)
         case "NSIndexPath": return .value(.indexPath)
@@ -273,8 +277,11 @@ enum FoundationMapping {
             }
             return .countedSet(items)
         default:
-            // Colours, fonts and paragraph styles, as the library interprets them.
-            switch view.appKitValue(of: object) {
+            // Colours, fonts and paragraph styles, as the library interprets them (each
+            // object once, within one budget for the whole inference).
+            let value: ArchivedAppKitValue?
+            do { value = try appKit.value(of: object, in: view) } catch { throw CodegenError(error.message) }
+            switch value {
             case .color?: return .value(.archivedColor)
             case .font?: return .value(.archivedFont)
             case .paragraphStyle?: return .value(.archivedParagraphStyle)
@@ -284,8 +291,10 @@ enum FoundationMapping {
     }
 
     /// Whether `object` becomes a generated type (it is no Foundation value).
-    static func isGenerated(_ object: ArchivedObject, in view: KeyedArchiveView) -> Bool {
-        object.className != nil && kind(of: object, in: view) == nil && view.foundationValue(of: object) == nil
+    static func isGenerated(_ object: ArchivedObject, in view: KeyedArchiveView,
+                            appKit: inout AppKitInterpretations) throws(CodegenError) -> Bool {
+        guard object.className != nil, try kind(of: object, in: view, appKit: &appKit) == nil else { return false }
+        return view.foundationValue(of: object) == nil
     }
 
     /// A string: plain, or an NSString object behind a UID (as a dictionary key).

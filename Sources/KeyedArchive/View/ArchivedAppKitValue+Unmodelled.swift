@@ -44,8 +44,13 @@ extension KeyedArchiveView {
 
     /// What json and dump show for an object: its AppKit interpretation's fields and the
     /// fields it does not model, or, when it is not interpreted, its own fields.
-    package func shownAppKitFields(of object: ArchivedObject) -> [ArchivedField]? {
-        guard let value = appKitValue(of: object) else { return nil }
-        return value.fields + unmodelledFields(of: object, value: value)
+    func shownAppKitFields(of object: ArchivedObject, budget: inout ArchiveWorkBudget) throws(KeyedArchiveError) -> [ArchivedField]? {
+        guard let value = try appKitValue(of: object, budget: &budget) else { return nil }
+        return shownFields(of: object, value: value)
+    }
+
+    /// `value`'s fields and those of `object` it does not model.
+    func shownFields(of object: ArchivedObject, value: ArchivedAppKitValue) -> [ArchivedField] {
+        value.fields + unmodelledFields(of: object, value: value)
     }
 }

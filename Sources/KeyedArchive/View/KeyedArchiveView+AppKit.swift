@@ -34,34 +34,55 @@ extension KeyedArchiveView {
     /// and its fields have that class's layout (see <doc:AppKitAndUIKitValues>); `nil`
     /// otherwise, or when the value spans more than 1,024 objects or 64 KiB of strings and data.
     ///
+    /// Each call has a work budget of its own, the view's (``visitBudget``). The view's
+    /// renderings, and the tool's `json`, `dump` and `swift`, interpret each object once and
+    /// charge every interpretation to one budget for the whole operation instead.
+    ///
     /// ```swift
     /// if case .font(let font)? = view.appKitValue(of: view.objects[10]) { print(font.name, font.size) }
     /// ```
     public func appKitValue(of object: ArchivedObject) -> ArchivedAppKitValue? {
+        var budget = ArchiveWorkBudget(limits: limits, inputSize: inputSize)
+        return try? appKitValue(of: object, budget: &budget)
+    }
+
+    /// ``appKitValue(of:)`` with its work — the objects and bytes of the value copied out,
+    /// then decoded and parsed — charged to `budget`, the budget of the operation asking.
+    ///
+    /// - Throws: ``KeyedArchiveError`` when `budget` is spent.
+    func appKitValue(of object: ArchivedObject, budget: inout ArchiveWorkBudget) throws(KeyedArchiveError) -> ArchivedAppKitValue? {
         guard object.className != nil else { return nil }
         let classes = object.classes
-        func decode<T: Decodable>(_ type: T.Type) -> T? {
-            guard let data = subgraphArchive(rootedAt: object.index) else { return nil }
+        func decode<T: Decodable>(_ type: T.Type, budget: inout ArchiveWorkBudget) throws(KeyedArchiveError) -> T? {
+            guard let data = try subgraphArchive(rootedAt: object.index, budget: &budget) else { return nil }
             let decoder = ArchiveDecoder()
-            decoder.limits = limits
-            return try? decoder.decode(T.self, from: data)
+            var within = limits
+            within.maxObjectVisits = max(0, budget.remaining)
+            decoder.limits = within
+            let (result, spent) = decoder.decodeSpendingWork(T.self, from: data)
+            guard budget.charge(spent) else { throw budget.exhausted(objectIndex: object.index) }
+            return try? result.get()
         }
-        if classes.contains("NSColor") || classes.contains("UIColor") { return decode(ArchivedColor.self).map { .color($0) } }
-        if classes.contains("NSFont") || classes.contains("UIFont") { return decode(ArchivedFont.self).map { .font($0) } }
-        if classes.contains("NSParagraphStyle") { return decode(ArchivedParagraphStyle.self).map { .paragraphStyle($0) } }
-        if classes.contains("NSAttributedString") { return decode(ArchivedAttributedString.self).map { .attributedString($0) } }
+        if classes.contains("NSColor") || classes.contains("UIColor") { return try decode(ArchivedColor.self, budget: &budget).map { .color($0) } }
+        if classes.contains("NSFont") || classes.contains("UIFont") { return try decode(ArchivedFont.self, budget: &budget).map { .font($0) } }
+        if classes.contains("NSParagraphStyle") { return try decode(ArchivedParagraphStyle.self, budget: &budget).map { .paragraphStyle($0) } }
+        if classes.contains("NSAttributedString") {
+            return try decode(ArchivedAttributedString.self, budget: &budget).map { .attributedString($0) }
+        }
         return nil
     }
 
     /// An archive holding object `root` and every object it reaches, renumbered from 1;
     /// nil when they are more than ``ArchivedAppKitValue/maxObjects`` or hold more than
-    /// ``ArchivedAppKitValue/maxBytes`` of strings and data.
-    private func subgraphArchive(rootedAt root: Int) -> Data? {
+    /// ``ArchivedAppKitValue/maxBytes`` of strings and data. Each value visited costs a unit of
+    /// `budget`, and the bytes copied into the archive cost as made.
+    private func subgraphArchive(rootedAt root: Int, budget: inout ArchiveWorkBudget) throws(KeyedArchiveError) -> Data? {
         var newIndex: [Int: UInt64] = [root: 1]
         var order = [root]
         var cursor = 0
-        var bytes = 0
+        var bytes = 0, visits = 0
         func visit(_ value: ArchivedValue) -> Bool {
+            visits += 1
             switch value {
             case .string(let text):
                 bytes += text.utf8.count
@@ -84,8 +105,12 @@ extension KeyedArchiveView {
         while cursor < order.count {
             let object = objects[order[cursor]]
             cursor += 1
-            guard object.fields.allSatisfy({ visit($0.value) }), object.plainValue.map(visit) ?? true else { return nil }
+            let complete = object.fields.allSatisfy({ visit($0.value) }) && (object.plainValue.map(visit) ?? true)
+            guard budget.charge(visits) else { throw budget.exhausted(objectIndex: root) }
+            visits = 0
+            guard complete else { return nil }
         }
+        guard budget.chargeMade(bytes: bytes) else { throw budget.exhausted(objectIndex: root) }
         var classEntries: [PropertyListValue] = []
         var classIndex: [[String]: UInt64] = [:]
         var entries: [PropertyListValue] = [.string("$null")]
@@ -133,5 +158,22 @@ extension KeyedArchiveView {
             PropertyListEntry(key: "$top", value: .dictionary([PropertyListEntry(key: "root", value: .uid(1))])),
             PropertyListEntry(key: "$objects", value: .array(entries + classEntries)),
         ]).propertyListData(format: .binary)
+    }
+}
+
+extension ArchiveDecoder {
+    /// ``decode(_:from:)``'s outcome, and the units of work it spent whether it gave a value
+    /// or threw, so that a caller can charge a failed decode too.
+    func decodeSpendingWork<T: Decodable>(_ type: T.Type, from data: Data) -> (result: Result<T, any Error>, spent: Int) {
+        var spent = 0
+        let result = Result {
+            try data.withUnsafeBytes { bytes in
+                try withSession(bytes, file: nil) { session in
+                    defer { spent = session.decoder.state.budget.limit &- session.decoder.state.budget.remaining }
+                    return try decodeRoot(T.self, in: session)
+                }
+            }
+        }
+        return (result, spent)
     }
 }

@@ -36,6 +36,9 @@ struct JSONEmitter {
     private var open: Set<Int> = []
     /// Each object's Foundation interpretation, computed once however often it is reached.
     private var interpretations: [Int: ArchivedFoundationValue?] = [:]
+    /// Each object's AppKit interpretation, made once for both passes and every archive,
+    /// within one work budget.
+    private var appKit: AppKitInterpretations
     /// Opens data that holds a property list; `nil` leaves data as base64.
     var nested: NestedPropertyLists?
     /// The enclosing archives' state while a nested property list is written.
@@ -59,6 +62,7 @@ struct JSONEmitter {
         visitLimit = view.visitBudget
         budget = visitLimit
         outputLimit = view.limits.outputBudget(forInputSize: view.inputSize)
+        appKit = AppKitInterpretations(view: view)
     }
 
     private enum Task {
@@ -96,6 +100,8 @@ struct JSONEmitter {
         var tasks = initial
         try probe.run(&tasks, to: &discarded)
         needsID = probe.referenced
+        // The second pass reads the same objects: their AppKit interpretations are kept.
+        swap(&appKit, &probe.appKit)
         tasks = initial
         try run(&tasks, to: &out)
     }
@@ -249,7 +255,9 @@ struct JSONEmitter {
         default:
             // AppKit/UIKit values (colours, fonts…) as the library interprets them, with the
             // fields the interpretation does not model.
-            var members: [(String, ArchivedValue)] = (view.shownAppKitFields(of: object) ?? object.fields).map { ($0.key, $0.value) }
+            let shown: [ArchivedField]?
+            do { shown = try appKit.shownFields(of: object, in: view, archive: archive) } catch { throw ToolError(error.message) }
+            var members: [(String, ArchivedValue)] = (shown ?? object.fields).map { ($0.key, $0.value) }
             if includeClasses, let name = object.className { members.append(("$class", .string(name))) }
             try push(members: Self.sorted(members + id), open: "{", close: "}", depth: depth, into: &tasks)
         }
@@ -351,7 +359,9 @@ struct JSONEmitter {
         swap(&compact.referenced, &referenced)
         swap(&compact.needsID, &needsID)
         swap(&compact.interpretations, &interpretations)
+        swap(&compact.appKit, &appKit)
         defer {
+            swap(&compact.appKit, &appKit)
             swap(&compact.shown, &shown)
             swap(&compact.referenced, &referenced)
             swap(&compact.needsID, &needsID)

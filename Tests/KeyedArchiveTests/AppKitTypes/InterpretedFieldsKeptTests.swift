@@ -59,7 +59,8 @@ struct InterpretedFieldsKeptTests {
         let view = try KeyedArchiveView(data: fontWithExtra)
         let font = try #require(view.appKitValue(of: view.objects[1]))
         #expect(view.unmodelledFields(of: view.objects[1], value: font).map(\.key) == ["NSFeatureSettings"])
-        #expect(view.shownAppKitFields(of: view.objects[1])?.map(\.key) == ["name", "size", "NSFeatureSettings"])
+        var interpretations = AppKitInterpretations(view: view)
+        #expect(try interpretations.shownFields(of: view.objects[1], in: view)?.map(\.key) == ["name", "size", "NSFeatureSettings"])
     }
 
     @Test("keyedarchive json and dump show the marker format and the font's other field")

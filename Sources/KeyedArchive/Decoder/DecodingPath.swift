@@ -70,6 +70,34 @@ struct DecodingPath {
         return settleLast()
     }
 
+    /// The key of the object at `ancestor` under which this place is: the first key of
+    /// this path after `ancestor` (a node the path descends from), the `super` keys of
+    /// `superDecoder()` passed over, since the superclass's fields are the same object's.
+    /// Nil when that first step is an array position, when the path is `ancestor` itself,
+    /// or when it does not descend from it. Makes no node; walks the path's steps below
+    /// `ancestor` only (see `_ArchiveDecoder.acceptBackReference(to:at:)`).
+    func propertyKey(below ancestor: CodingPathNode) -> (any CodingKey)? {
+        var found: (any CodingKey)?
+        switch last {
+        case .none: break
+        case .index: break
+        case .key(let key): found = key.key
+        }
+        var node = parent
+        while !node.isSame(as: ancestor) {
+            switch node {
+            case .root: return nil
+            case .key(let key, let up):
+                if (key as? ArchiveCodingKey)?.isSuperclass != true { found = key }
+                node = up
+            case .index(_, let up):
+                found = nil
+                node = up
+            }
+        }
+        return found
+    }
+
     @inline(never)
     private mutating func settleLast() -> CodingPathNode {
         // The parent moves into the new node (exchanged out, not copied and released).

@@ -10,6 +10,58 @@ import Foundation
 // cycle of strong references can be built, whatever the archive: releasing the result
 // frees every instance, and so does a decode that throws halfway.
 
+/// Back edges that are not a key of the object's keyed container, for
+/// ``ArchiveReferenceDecodable/archiveBackEdges``.
+///
+/// ```swift
+/// final class List: ArchiveReferenceCodable {   // an NSMutableArray that may list itself
+///     var items: [List] = []
+///     static var archiveBackEdges: [any CodingKey] { [ArchiveBackEdge.elements] }
+///     init() {}
+///     func decodeFields(from decoder: any Decoder) throws {
+///         var container = try decoder.unkeyedContainer()
+///         while !container.isAtEnd { items.append(try container.decode(List.self)) }
+///     }
+/// }
+/// ```
+public enum ArchiveBackEdge: CodingKey, Sendable {
+    /// The elements of the object's own unkeyed container: an array object that may list
+    /// itself or an ancestor. Its elements are strong, so such a cycle is yours to break
+    /// (empty the array when you are done with the graph).
+    case elements
+    /// Every key of the object, and its unkeyed elements: for a class that reads any
+    /// archive into a generic graph and breaks its cycles itself. Hostile input can then
+    /// make strong cycles through it; prefer naming the `weak` keys.
+    case everyKey
+}
+
+/// The back edges a class declares, as the check uses them.
+struct DeclaredBackEdges {
+    /// The keys' texts (``ArchiveBackEdge`` values apart).
+    var names: [String] = []
+    var elements = false
+    var everyKey = false
+
+    init(_ keys: [any CodingKey]) {
+        for key in keys {
+            switch key as? ArchiveBackEdge {
+            case .elements?: elements = true
+            case .everyKey?: everyKey = true
+            case nil: names.append(key.stringValue)
+            }
+        }
+    }
+
+    /// Whether a reference under `key` (of the object itself) is declared.
+    func accepts(_ key: DecodingPath.PropertyKey) -> Bool {
+        switch key {
+        case .key(let key): return everyKey || names.contains(key.stringValue)
+        case .element: return everyKey || elements
+        case .none: return false
+        }
+    }
+}
+
 /// The innermost ``ArchiveReferenceDecodable`` object being filled: what a reference back
 /// to an object still being filled is checked against.
 struct FillFrame {
@@ -42,55 +94,58 @@ extension _ArchiveDecoder {
         guard let frame = state.fillFrame else {
             throw corrupted(at: path.node, slot: .uid(uid), "object \(uid) is referred to while it is being decoded, outside any object being filled")
         }
-        guard let name = path.propertyKey(below: frame.path)?.stringValue else {
-            throw backReferenceRefused(to: uid, frame, at: path, key: nil, reason: .noKey)
+        let key = path.propertyKey(below: frame.path)
+        guard backEdges(of: frame.type).accepts(key) else {
+            throw backReferenceRefused(to: uid, frame, at: path, key: key, inOnePhaseClass: false)
         }
         guard state.sharedClassesOpen == frame.sharedClassesOpen else {
-            throw backReferenceRefused(to: uid, frame, at: path, key: name, reason: .oneTimeClass)
-        }
-        guard backEdgeNames(of: frame.type).contains(name) else {
-            throw backReferenceRefused(to: uid, frame, at: path, key: name, reason: .undeclared)
+            throw backReferenceRefused(to: uid, frame, at: path, key: key, inOnePhaseClass: true)
         }
         state.filling[uid]?.handedOut = true
     }
 
-    /// The texts of `type`'s ``ArchiveReferenceDecodable/archiveBackEdges``, asked once per decode.
-    private func backEdgeNames(of type: any ArchiveReferenceDecodable.Type) -> [String] {
+    /// The back edges `type` declares, asked once per type and decode.
+    private func backEdges(of type: any ArchiveReferenceDecodable.Type) -> DeclaredBackEdges {
         let id = ObjectIdentifier(type)
-        if let names = state.backEdgeNames[id] { return names }
-        let names = type.archiveBackEdges.map(\.stringValue)
-        state.backEdgeNames[id] = names
-        return names
+        if let known = state.backEdges[id] { return known }
+        let declared = DeclaredBackEdges(type.archiveBackEdges)
+        state.backEdges[id] = declared
+        return declared
     }
 
-    private enum RefusalReason {
-        case undeclared, noKey, oneTimeClass
-    }
-
-    /// "Object 7 (Node) refers back through its key 'children' to object 1, which is still
-    /// being decoded…": which objects, which key, why, and how to declare the back edge.
+    /// "Object 7 (Node) refers back to object 1, which is still being decoded, through its
+    /// key 'children'…": which objects, which key, why, and how to declare a back edge.
     @inline(never)
-    private func backReferenceRefused(to uid: Int, _ frame: FillFrame, at path: DecodingPath, key: String?,
-                                      reason: RefusalReason) -> DecodingError {
+    private func backReferenceRefused(to uid: Int, _ frame: FillFrame, at path: DecodingPath, key: DecodingPath.PropertyKey,
+                                      inOnePhaseClass: Bool) -> DecodingError {
         let type = typeName(frame.type)
-        let target = uid == frame.uid ? "to itself" : "back to object \(uid), which is still being decoded (it contains object \(frame.uid))"
-        let declare = "static var archiveBackEdges: [any CodingKey] { [CodingKeys.\(key ?? "parent")] } in \(type)"
-        let message: String
-        switch reason {
-        case .undeclared:
-            message = "object \(frame.uid) (\(type)) refers \(target) through its key '\(key ?? "")', which \(type) does not declare as a back edge."
-                + " A reference to an object still being decoded makes a cycle; it is accepted only through a key listed in ArchiveReferenceDecodable.archiveBackEdges,"
-                + " whose property holds it weakly, so that the graph is freed. If '\(key ?? "")' holds it weakly, declare it: \(declare);"
-                + " otherwise the archive would build a cycle of strong references that is never freed"
-        case .noKey:
-            message = "object \(frame.uid) (\(type)) refers \(target) outside any key of its own (from its unkeyed container, or in place)."
-                + " A reference to an object still being decoded makes a cycle; it is accepted only through a key listed in ArchiveReferenceDecodable.archiveBackEdges"
-                + " (read the reference from a keyed container, under a key whose property holds it weakly, and declare it: \(declare))"
-        case .oneTimeClass:
-            message = "object \(frame.uid) (\(type)) refers \(target) under its key '\(key ?? "")', from inside an instance of a class decoded in one phase (a plain Decodable or NSCoding class),"
-                + " which could be shared and keep the cycle alive. A reference to an object still being decoded is accepted only through a key"
-                + " that a two-phase class (ArchiveReferenceDecodable) lists in archiveBackEdges: make the class that holds it adopt ArchiveReferenceDecodable and declare the key"
+        var message = "object \(frame.uid) (\(type)) refers "
+        message += uid == frame.uid ? "to itself" : "back to object \(uid), which is still being decoded (it contains object \(frame.uid))"
+        var name: String?
+        let declaration: String
+        switch key {
+        case .key(let key):
+            name = key.stringValue
+            message += " through its key '\(key.stringValue)'"
+            declaration = "CodingKeys.\(key.stringValue)"
+        case .element:
+            message += " through an element of its unkeyed container"
+            declaration = "ArchiveBackEdge.elements"
+        case .none:
+            message += " in place, outside any key of its own"
+            declaration = "CodingKeys.parent"
         }
-        return corrupted(at: path.node, slot: .uid(frame.uid), message, key: key)
+        if inOnePhaseClass {
+            message += ", from inside an instance of a class decoded in one phase (a plain Decodable or NSCoding class), which may be shared and keep the cycle alive."
+                + " A reference to an object still being decoded is accepted only when the two-phase class being filled reads it itself:"
+                + " make the class that holds it adopt ArchiveReferenceDecodable and declare its key in archiveBackEdges"
+        } else {
+            message += ", which \(type) does not declare as a back edge. A reference to an object still being decoded closes a cycle;"
+                + " it is accepted only through a key the class lists in ArchiveReferenceDecodable.archiveBackEdges, whose property holds it weakly,"
+                + " so that the decoded graph is freed. If that property holds it weakly, declare it"
+                + " (static var archiveBackEdges: [any CodingKey] { [\(declaration)] } in \(type));"
+                + " otherwise the archive would build a cycle of strong references that is never freed"
+        }
+        return corrupted(at: path.node, slot: .uid(frame.uid), message, key: name)
     }
 }

@@ -51,9 +51,9 @@ final class ArchiveDecodingState {
     /// How many instances of classes decoded in one phase (plain `Decodable` and `NSCoding`
     /// classes, shared by UID once made) are being decoded right now.
     @exclusivity(unchecked) var sharedClassesOpen = 0
-    /// The key texts each two-phase class declares in `archiveBackEdges`, by type: asked
+    /// The back edges each two-phase class declares in `archiveBackEdges`, by type: asked
     /// once per type and decode.
-    @exclusivity(unchecked) var backEdgeNames: [ObjectIdentifier: [String]] = [:]
+    @exclusivity(unchecked) var backEdges: [ObjectIdentifier: DeclaredBackEdges] = [:]
     /// The first error that stopped a back-referenced instance being filled: it fails the
     /// decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
     @exclusivity(unchecked) var abandonedFill: (any Error)?

@@ -94,11 +94,11 @@ public protocol ArchiveReferenceDecodable: AnyObject, Decodable {
     /// an element of `[Weak<Node>]` read under `observers`. Keys are compared by
     /// `stringValue`. The superclass's keys read through `superDecoder()` count as the
     /// object's own (a subclass that adds back edges overrides this with `class var`).
-    /// A reference read from the object's unkeyed container, or from inside an instance of
-    /// a class decoded in one phase (a plain `Decodable` or `NSCoding` class, which could
-    /// be shared), is never accepted. Declare a key only if everything it holds of an
-    /// ancestor is `weak`; a strong one (two peers that own each other) makes a cycle that
-    /// you break yourself.
+    /// A reference read from the object's unkeyed container counts as
+    /// ``ArchiveBackEdge/elements``. One read from inside an instance of a class decoded in
+    /// one phase (a plain `Decodable` or `NSCoding` class, which could be shared) is never
+    /// accepted. Declare a key only if everything it holds of an ancestor is `weak`; a
+    /// strong one (two peers that own each other) makes a cycle that you break yourself.
     ///
     /// ```swift
     /// static var archiveBackEdges: [any CodingKey] { [CodingKeys.parent] }

@@ -26,6 +26,9 @@ final class GeneratedCyclicPerson: ArchiveReferenceCodable {
         case name, age, nickname, friend
     }
 
+    /// Strong: the cycle is broken by hand.
+    static var archiveBackEdges: [any CodingKey] { [CodingKeys.friend] }
+
     func decodeFields(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)

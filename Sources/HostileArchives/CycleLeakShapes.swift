@@ -1,4 +1,5 @@
 import Foundation
+import KeyedArchive
 
 /// Keyed archives of `Node` objects (`name`, `children`: an NSArray of nodes, `parent`: a
 /// node) whose `children` lists an ancestor (issue 53 §3): decoded into a class whose
@@ -96,4 +97,39 @@ extension ArchiveGraph {
         if let parent { fields.append(("parent", self.uid(parent))) }
         setObject(uid, className: "Node", fields: fields)
     }
+}
+
+/// The `Node` of the GraphsAndCycles article (`children` strong, `parent` weak and declared
+/// as the back edge) for ``CycleLeakShape`` archives, counting its live instances so that a
+/// test or the benchmark can tell that a decode left none behind.
+public final class CycleProbeNode: ArchiveReferenceDecodable {
+    public var name = ""
+    public var children: [CycleProbeNode] = []
+    public weak var parent: CycleProbeNode?
+
+    enum CodingKeys: String, CodingKey { case name, children, parent }
+    public static var archiveBackEdges: [any CodingKey] { [CodingKeys.parent] }
+
+    /// Instances alive now, in every thread.
+    public static var live: Int { counter.value }
+    private static let counter = LiveCounter()
+
+    public init() { Self.counter.add(1) }
+    deinit { Self.counter.add(-1) }
+
+    public func decodeFields(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        children = try container.decode([CycleProbeNode].self, forKey: .children)
+        parent = try container.decodeIfPresent(CycleProbeNode.self, forKey: .parent)
+    }
+}
+
+/// A count several threads may change.
+package final class LiveCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    package init() {}
+    package func add(_ delta: Int) { lock.lock(); count += delta; lock.unlock() }
+    package var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

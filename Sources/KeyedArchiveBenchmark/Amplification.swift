@@ -31,7 +31,7 @@ private struct AmplificationRow {
 }
 
 /// Runs `body` with the resident peak reset: milliseconds, peak growth in bytes, and its result.
-private func measured<R>(_ body: () -> R) -> (ms: Double, peak: Int, result: R) {
+func measured<R>(_ body: () -> R) -> (ms: Double, peak: Int, result: R) {
     ProcessMemory.trim()
     let before = ProcessMemory.status("VmRSS") ?? 0
     _ = ProcessMemory.resetPeak()
@@ -121,7 +121,7 @@ private func spawn(_ tool: String, _ arguments: [String]) -> (ms: Double, peak: 
 /// The amplification families (all, or those named) at every size, one run each.
 func runAmplification(_ options: Options) {
     let families = options.amplificationFamilies.isEmpty
-        ? (options.hostileFamilies.isEmpty ? AmplificationFamily.allCases : [])
+        ? (options.familiesNamed ? [] : AmplificationFamily.allCases)
         : options.amplificationFamilies
     guard !families.isEmpty else { return }
     let tool = toolPath()

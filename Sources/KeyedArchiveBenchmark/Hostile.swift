@@ -39,7 +39,7 @@ private func medianMilliseconds(rounds: Int, _ body: () -> Bool) -> (ms: Double,
 
 /// Runs the hostile families (all, or those named) and prints the table or machine lines.
 func runHostile(_ options: Options) {
-    guard !options.hostileFamilies.isEmpty || options.amplificationFamilies.isEmpty else { return }  // only amplification families named
+    guard !options.hostileFamilies.isEmpty || !options.familiesNamed else { return }  // only other families named
     let families = options.hostileFamilies.isEmpty ? HostileFamily.allCases : options.hostileFamilies
     let readers = hostileReaders()
     if !options.machine {

@@ -28,6 +28,10 @@ struct Options {
     var hostileFamilies: [HostileFamily] = []
     /// Amplification families to run (`--family`); empty: all of them (unless hostile families were named).
     var amplificationFamilies: [AmplificationFamily] = []
+    /// Whether `--family cycleLeaks` was given (see CycleLeaks.swift).
+    var cycleLeakFamily = false
+    /// Whether `--family` named some family (else every family runs).
+    var familiesNamed: Bool { !hostileFamilies.isEmpty || !amplificationFamilies.isEmpty || cycleLeakFamily }
     /// The largest size the hostile families are built at (`--hostile-max-bytes`).
     var hostileMaxBytes = HostileSize.mb1.bytes
     /// Keep only contenders with this encoder or decoder name (for profiling one of them).
@@ -77,7 +81,7 @@ struct Options {
                              input MB through their typed decodes, KeyedArchiveView, render() and, when keyedarchive
                              is built beside the benchmark, its json, dump, swift and verify
       --family NAME          with --hostile, only this family (repeatable): \(HostileFamily.allCases.map(\.rawValue).joined(separator: ", ")),
-                             \(AmplificationFamily.allCases.map(\.rawValue).joined(separator: ", "))
+                             \(AmplificationFamily.allCases.map(\.rawValue).joined(separator: ", ")), \(cycleLeakFamilyName)
       --hostile-max-bytes N  with --hostile, only the sizes up to N bytes (default 1,048,576)
       --folder               keyedarchive json on a folder of 10,000 small archives and one of 8 large ones: files/s,
                              MB/s and peak memory with --jobs 1 and every core, against one run of the tool per file
@@ -130,8 +134,12 @@ struct Options {
                     amplificationFamilies.append(family)
                     continue
                 }
+                if name == cycleLeakFamilyName {
+                    cycleLeakFamily = true
+                    continue
+                }
                 guard let family = HostileFamily(rawValue: name) else {
-                    throw BenchmarkFailure(description: "--family needs one of: \((HostileFamily.allCases.map(\.rawValue) + AmplificationFamily.allCases.map(\.rawValue)).joined(separator: ", "))")
+                    throw BenchmarkFailure(description: "--family needs one of: \((HostileFamily.allCases.map(\.rawValue) + AmplificationFamily.allCases.map(\.rawValue) + [cycleLeakFamilyName]).joined(separator: ", "))")
                 }
                 hostileFamilies.append(family)
             case "--workload":
@@ -203,6 +211,7 @@ do {
     if options.hostile {
         runHostile(options)
         runAmplification(options)
+        runCycleLeaks(options)
     }
     if options.folder { try runFolder(options) }
 } catch let failure as BenchmarkFailure {

@@ -87,6 +87,22 @@ extension SwiftDeclarations {
         }
     }
 
+    /// The properties of two-phase classes that the generated `archiveBackEdges` lists:
+    /// every `weak` one, and each strong one through which the archive refers to an object
+    /// still being decoded (``ClassSchema/closingKeys``: two objects that are each other's
+    /// friend), whose cycle the user breaks. The decoder accepts a reference to an object
+    /// still being decoded through no other key.
+    mutating func decideBackEdges() {
+        for index in composites.indices where composites[index].isTwoPhase {
+            guard case .archivedClass(let className, _, _) = composites[index].origin else { continue }
+            let closing = schema.classes[className]?.closingKeys ?? []
+            for slot in composites[index].properties.indices {
+                let property = composites[index].properties[slot]
+                composites[index].properties[slot].isBackEdge = property.isWeak || closing.contains(property.key)
+            }
+        }
+    }
+
     /// The declared types in `type`, through collections and optionals.
     static func declaredTypes(in type: SwiftType, into names: inout [SwiftIdentifier]) {
         switch type {

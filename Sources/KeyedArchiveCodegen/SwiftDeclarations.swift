@@ -32,6 +32,9 @@ package struct SwiftDeclarations {
             /// `weak var`: the back edge of a cycle, whose object is owned elsewhere on the
             /// graph (``SwiftDeclarations/decideWeakEdges()``).
             package var isWeak = false
+            /// Listed in `archiveBackEdges`: a `weak` property, or a strong one through which
+            /// the archive refers to an object still being decoded (``SwiftDeclarations/decideBackEdges()``).
+            package var isBackEdge = false
         }
         package let name: SwiftIdentifier
         package let origin: Origin
@@ -127,6 +130,7 @@ package struct SwiftDeclarations {
         pending = []
         decideTwoPhase()
         decideWeakEdges()
+        decideBackEdges()
         decideIdentity()
         decidePlainness()
         composites.sort { $0.name < $1.name }

@@ -27,6 +27,7 @@ extension SwiftEmitter {
         line("    \(modifier)init() {}")
         line()
         codingKeys(composite)
+        backEdges(composite)
         line()
         line("    \(modifier)func decodeFields(from decoder: any Decoder) throws {")
         if composite.properties.isEmpty {
@@ -48,6 +49,9 @@ extension SwiftEmitter {
         line()
         line("    \(modifier)init() {}")
         line()
+        line("    /// It lists itself: its elements are a back edge, strong (empty `\(items.name)` when you are done).")
+        line("    \(modifier)static var archiveBackEdges: [any CodingKey] { [ArchiveBackEdge.elements] }")
+        line()
         line("    \(modifier)func decodeFields(from decoder: any Decoder) throws {")
         line("        var container = try decoder.unkeyedContainer()")
         line("        while !container.isAtEnd { \(items.name).append(try container.decode(\(element).self)) }")
@@ -57,6 +61,25 @@ extension SwiftEmitter {
         line("        var container = encoder.unkeyedContainer()")
         line("        for item in \(items.name) { try container.encode(item) }")
         line("    }")
+    }
+
+    /// `archiveBackEdges`: the keys through which the decoder accepts a reference to an
+    /// object still being decoded (``SwiftDeclarations/decideBackEdges()``), none if the
+    /// archive has no such reference.
+    private mutating func backEdges(_ composite: SwiftDeclarations.Composite) {
+        let edges = composite.properties.filter(\.isBackEdge)
+        guard !edges.isEmpty else { return }
+        line()
+        let strong = edges.filter { !$0.isWeak }
+        if strong.isEmpty {
+            line("    /// The back edges, all `weak`: the decoder accepts a reference to an object still being decoded only through these.")
+        } else {
+            let names = SwiftCode.joined(strong.map { SwiftCode.codeSpan($0.name.name) }, separator: ", ")
+            line("    /// The back edges: the decoder accepts a reference to an object still being decoded only through these.")
+            line("    /// Strong (\(names)): break such cycles (set them to nil) when you are done with the graph.")
+        }
+        let keys = SwiftCode.joined(edges.map { "CodingKeys.\($0.name)" }, separator: ", ")
+        line("    \(modifier)static var archiveBackEdges: [any CodingKey] { [\(keys)] }")
     }
 
     /// The initial value of a stored property of type `type`, or nil when the type has

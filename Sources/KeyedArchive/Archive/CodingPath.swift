@@ -36,6 +36,12 @@ indirect enum CodingPathNode: Sendable {
 
     func appending(_ key: any CodingKey) -> CodingPathNode { .key(key, self) }
     func appending(index: Int) -> CodingPathNode { .index(index, self) }
+
+    /// Whether this is the very node `other` (the same box, not an equal path): a path
+    /// that descends from a node shares it, so this finds where a path passes through one.
+    func isSame(as other: CodingPathNode) -> Bool {
+        withUnsafeBytes(of: self) { mine in withUnsafeBytes(of: other) { mine.elementsEqual($0) } }
+    }
 }
 
 /// A coding key made from a string or an index: array positions, dictionary keys,
@@ -45,6 +51,9 @@ struct ArchiveCodingKey: CodingKey, Sendable {
         case string(String)
         case integer(Int)
         case index(Int)
+        /// The key of `superDecoder()` and `superEncoder()`: "super", told apart from a
+        /// dictionary key or a field of that name (see `DecodingPath.propertyKey(below:)`).
+        case superclass
     }
 
     private let storage: Storage
@@ -56,12 +65,13 @@ struct ArchiveCodingKey: CodingKey, Sendable {
         case .string(let string): return string
         case .integer(let value): return "\(value)"
         case .index(let index): return "Index \(index)"
+        case .superclass: return "super"
         }
     }
 
     var intValue: Int? {
         switch storage {
-        case .string: return nil
+        case .string, .superclass: return nil
         case .integer(let value), .index(let value): return value
         }
     }
@@ -72,9 +82,16 @@ struct ArchiveCodingKey: CodingKey, Sendable {
         return false
     }
 
+    /// Whether this is the key of `superDecoder()`: the superclass's part of the same object.
+    var isSuperclass: Bool {
+        if case .superclass = storage { return true }
+        return false
+    }
+
     init(stringValue: String) { storage = .string(stringValue) }
     init(intValue: Int) { storage = .integer(intValue) }
     init(index: Int) { storage = .index(index) }
+    private init(storage: Storage) { self.storage = storage }
 
-    static let `super` = ArchiveCodingKey(stringValue: "super")
+    static let `super` = ArchiveCodingKey(storage: .superclass)
 }

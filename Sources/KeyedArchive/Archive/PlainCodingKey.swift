@@ -37,15 +37,23 @@ struct PlainCodingKey {
         }
     }
 
-    /// `parent` followed by the key of type `Key` whose bits are `bits` (``bits(of:)``'s inverse).
+    /// The key itself (no node is made: for a check that only reads its text).
+    var key: any CodingKey { Self.key(bits, as: keyType) }
+
+    /// `parent` followed by the key of type `Key` whose bits are `bits`.
     private static func node<Key: CodingKey>(_ parent: consuming CodingPathNode, _ bits: UInt64, as type: Key.Type) -> CodingPathNode {
-        let key: Key = switch MemoryLayout<Key>.size {
+        .key(key(bits, as: Key.self), parent)
+    }
+
+    /// The key of type `Key` whose bits are `bits` (``bits(of:)``'s inverse).
+    @inline(__always)
+    private static func key<Key: CodingKey>(_ bits: UInt64, as type: Key.Type) -> Key {
+        switch MemoryLayout<Key>.size {
         case 0: unsafeBitCast((), to: Key.self)
         case 1: unsafeBitCast(UInt8(truncatingIfNeeded: bits), to: Key.self)
         case 2: unsafeBitCast(UInt16(truncatingIfNeeded: bits), to: Key.self)
         case 4: unsafeBitCast(UInt32(truncatingIfNeeded: bits), to: Key.self)
         default: unsafeBitCast(bits, to: Key.self)
         }
-        return .key(key, parent)
     }
 }

@@ -143,7 +143,7 @@ extension _ArchiveDecoder {
             throw corrupted(at: path, slot: .uid(uid),
                             "class '\(className)' is a Foundation class without a layout this decoder reads; its init(coder:) is never run")
         }
-        if let existing = state.instance(uid) {
+        if let existing = try existingInstance(uid, at: DecodingPath(path)) {
             // Kind, not exact class, as NSKeyedUnarchiver checks: an initializer may return an
             // instance of a subclass (a class cluster's private class on Darwin).
             guard Self.isInstance(existing, of: cls) else {
@@ -159,6 +159,9 @@ extension _ArchiveDecoder {
         }
         let codingType = cls as? any ArchiveCoding.Type
         let nsType = cls as? any NSCoding.Type
+        // Made in one phase and shared: no back reference inside it (see `acceptBackReference(to:at:)`).
+        state.sharedClassesOpen &+= 1
+        defer { state.sharedClassesOpen &-= 1 }
         let instance: AnyObject = try withObject(uid, at: path) {
             let container = try ArchiveKeyedDecodingContainer<ArchiveCodingKey>(decoder: self, slot: .uid(uid), path: path)
             if let codingType {

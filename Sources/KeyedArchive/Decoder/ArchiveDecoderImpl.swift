@@ -296,13 +296,18 @@ final class _ArchiveDecoder: Decoder {
         case .uid(let uid) where uid != 0:
             let isClass = traits.isClass
             if isClass {
-                if let existing = state.instance(uid) { return try cast(existing, to: T.self, at: path().node) }
+                if let existing = try existingInstance(uid, at: path()) { return try cast(existing, to: T.self, at: path().node) }
                 if let reference = traits.reference { return try unboxReference(reference, as: T.self, uid: uid, at: path().node) }
             }
             if state.strictClassNames, traits.hasClassName {
                 try checkClassName(of: uid, for: T.self, at: path().node)
             }
             let ref = try reading(slot, path().node) { try objectRef(uid) }
+            // A class instance made in one phase may be shared: no back reference inside it
+            // (see `acceptBackReference(to:at:)`).
+            let shared = isClass ? 1 : 0
+            state.sharedClassesOpen &+= shared
+            defer { state.sharedClassesOpen &-= shared }
             let value = try withContainer(ref: ref, slot: slot, at: path().node) { try decodeValue(T.self, traits: traits, from: slot, at: path()) }
             if isClass { state.instances[uid] = value as AnyObject }
             return value

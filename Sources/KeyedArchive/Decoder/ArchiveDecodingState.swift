@@ -46,6 +46,14 @@ final class ArchiveDecodingState {
     @exclusivity(unchecked) var instances: [Int: AnyObject] = [:]
     /// ``ArchiveReferenceDecodable`` instances whose fields are being read, by UID.
     @exclusivity(unchecked) var filling: [Int: FillState] = [:]
+    /// The innermost of them (see `_ArchiveDecoder.acceptBackReference(to:at:)`).
+    @exclusivity(unchecked) var fillFrame: FillFrame?
+    /// How many instances of classes decoded in one phase (plain `Decodable` and `NSCoding`
+    /// classes, shared by UID once made) are being decoded right now.
+    @exclusivity(unchecked) var sharedClassesOpen = 0
+    /// The back edges each two-phase class declares in `archiveBackEdges`, by type: asked
+    /// once per type and decode.
+    @exclusivity(unchecked) var backEdges: [ObjectIdentifier: DeclaredBackEdges] = [:]
     /// The first error that stopped a back-referenced instance being filled: it fails the
     /// decode even if caught (see `_ArchiveDecoder.fill(_:uid:at:)`).
     @exclusivity(unchecked) var abandonedFill: (any Error)?
@@ -160,12 +168,10 @@ final class ArchiveDecodingState {
         if ref >= 0, ref < openLimit, let open { open[ref >> 6] &= ~(1 << UInt64(ref & 63)) }
     }
 
-    /// The instance decoded (or being filled) for `uid`, noting a back-reference to one
-    /// being filled.
+    /// Whether object `uid` is an instance whose fields are being read (one that a
+    /// reference to it now would make a cycle).
     @inline(__always)
-    func instance(_ uid: Int) -> AnyObject? {
-        guard let existing = instances[uid] else { return nil }
-        if !filling.isEmpty { filling[uid]?.handedOut = true }
-        return existing
+    func isFilling(_ uid: Int) -> Bool {
+        !filling.isEmpty && filling[uid] != nil
     }
 }

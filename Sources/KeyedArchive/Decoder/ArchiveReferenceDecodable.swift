@@ -14,13 +14,18 @@ import Foundation
 ///
 /// The declared type at each call site decides what is created, as everywhere else: no
 /// class is instantiated because an archive names it. The back edge of a parent/child
-/// pair is usually `weak`, so that a decoded graph is freed with its root:
+/// pair is usually `weak`, so that a decoded graph is freed with its root. A reference to
+/// an object whose fields are still being read is accepted only through a key the class
+/// declares in ``archiveBackEdges``; through any other key the decode throws, so that an
+/// archive cannot close a cycle of strong references (which would never be freed):
 ///
 /// ```swift
 /// final class Node: ArchiveReferenceCodable {
 ///     var name = ""
 ///     var children: [Node] = []
 ///     weak var parent: Node?
+///
+///     static var archiveBackEdges: [any CodingKey] { [CodingKeys.parent] }
 ///
 ///     init() {}
 ///
@@ -71,6 +76,34 @@ public protocol ArchiveReferenceDecodable: AnyObject, Decodable {
     /// }
     /// ```
     func decodeFields(from decoder: any Decoder) throws
+
+    /// The keys through which an object may refer back to an object whose fields are still
+    /// being read (an ancestor in the decode, or itself): the class's `weak` properties.
+    /// None by default.
+    ///
+    /// Decoding goes depth first, so every cycle of the decoded graph contains such a
+    /// reference. A back reference is accepted only when the innermost object being filled
+    /// reads it under one of these keys; otherwise the decode throws a `DecodingError`
+    /// that names the object and the key. With every declared key `weak` (or `unowned`),
+    /// no archive, however hostile, can make the decoded graph a cycle of strong
+    /// references: releasing the result frees every instance.
+    ///
+    /// The key that counts is the one of the object's own container (`CodingKeys`, as
+    /// `decodeFields(from:)` passes it) under which the reference sits, however deep in its
+    /// value: `parent` for `decodeIfPresent(Node.self, forKey: .parent)`, `observers` for
+    /// an element of `[Weak<Node>]` read under `observers`. Keys are compared by
+    /// `stringValue`. The superclass's keys read through `superDecoder()` count as the
+    /// object's own (a subclass that adds back edges overrides this with `class var`).
+    /// A reference read from the object's unkeyed container counts as
+    /// ``ArchiveBackEdge/elements``. One read from inside an instance of a class decoded in
+    /// one phase (a plain `Decodable` or `NSCoding` class, which could be shared) is never
+    /// accepted. Declare a key only if everything it holds of an ancestor is `weak`; a
+    /// strong one (two peers that own each other) makes a cycle that you break yourself.
+    ///
+    /// ```swift
+    /// static var archiveBackEdges: [any CodingKey] { [CodingKeys.parent] }
+    /// ```
+    static var archiveBackEdges: [any CodingKey] { get }
 }
 
 /// A class that encodes through `Encodable` and decodes in two phases, so that its
@@ -91,6 +124,14 @@ public protocol ArchiveReferenceDecodable: AnyObject, Decodable {
 public typealias ArchiveReferenceCodable = ArchiveReferenceDecodable & Encodable
 
 extension ArchiveReferenceDecodable {
+    /// No back edges: a reference to an object still being filled throws (see
+    /// ``archiveBackEdges``).
+    ///
+    /// ```swift
+    /// static var archiveBackEdges: [any CodingKey] { [CodingKeys.parent] }
+    /// ```
+    public static var archiveBackEdges: [any CodingKey] { [] }
+
     /// Creates an empty instance with ``init()`` and fills it with ``decodeFields(from:)``.
     ///
     /// ```swift
@@ -133,7 +174,7 @@ extension _ArchiveDecoder {
     @inline(never)
     func decodeReferenceInPlace<T>(_ reference: any ArchiveReferenceDecodable.Type, as type: T.Type, uid: Int,
                                    at path: CodingPathNode) throws -> T {
-        if let existing = state.instance(uid) { return try cast(existing, to: T.self, at: path) }
+        if let existing = try existingInstance(uid, at: DecodingPath(path)) { return try cast(existing, to: T.self, at: path) }
         return try reference._archiveDecodeReference(as: T.self, from: self, uid: uid, at: path)
     }
 
@@ -167,6 +208,9 @@ extension _ArchiveDecoder {
         if let failure = state.abandonedFill { throw failure }
         state.instances[uid] = instance
         state.filling[uid] = FillState()
+        let outer = state.fillFrame
+        state.fillFrame = FillFrame(type: Swift.type(of: instance), uid: uid, path: path, sharedClassesOpen: state.sharedClassesOpen)
+        defer { state.fillFrame = outer }
         do {
             try decoding(at: .uid(uid), DecodingPath(path), as: Swift.type(of: instance)) { try instance.decodeFields(from: self) }
             state.filling[uid] = nil

@@ -70,6 +70,44 @@ struct DecodingPath {
         return settleLast()
     }
 
+    /// The key of the object at `ancestor` under which this place is: the first key of
+    /// this path after `ancestor` (a node the path descends from), the `super` keys of
+    /// `superDecoder()` passed over, since the superclass's fields are the same object's.
+    /// ``PropertyKey/element`` when that first step is an array position; ``PropertyKey/none``
+    /// when the path is `ancestor` itself, or does not descend from it. Makes no node; walks the path's steps below
+    /// `ancestor` only (see `_ArchiveDecoder.acceptBackReference(to:at:)`).
+    func propertyKey(below ancestor: CodingPathNode) -> PropertyKey {
+        var found = PropertyKey.none
+        switch last {
+        case .none: break
+        case .index: found = .element
+        case .key(let key): found = .key(key.key)
+        }
+        var node = parent
+        while !node.isSame(as: ancestor) {
+            switch node {
+            case .root: return .none
+            case .key(let key, let up):
+                if (key as? ArchiveCodingKey)?.isSuperclass != true { found = .key(key) }
+                node = up
+            case .index(_, let up):
+                found = .element
+                node = up
+            }
+        }
+        return found
+    }
+
+    /// The first step of a path below an object (see ``propertyKey(below:)``).
+    enum PropertyKey {
+        /// A key of the object's keyed container.
+        case key(any CodingKey)
+        /// An element of the object's unkeyed container.
+        case element
+        /// No step: the object itself (or a path that does not descend from it).
+        case none
+    }
+
     @inline(never)
     private mutating func settleLast() -> CodingPathNode {
         // The parent moves into the new node (exchanged out, not copied and released).

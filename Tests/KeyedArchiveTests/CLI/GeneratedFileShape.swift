@@ -20,7 +20,7 @@ enum GeneratedFileShape {
     /// cycle; see SwiftEmitter+TwoPhase.swift) adds to that vocabulary.
     static let twoPhaseVocabulary: Set<String> = [
         "ArchiveReferenceCodable", "decodeFields", "decodeIfPresent", "weak", "unkeyedContainer", "isAtEnd",
-        "append", "while", "for", "item", "keyedBy",
+        "append", "while", "for", "item", "keyedBy", "archiveBackEdges", "ArchiveBackEdge", "elements",
     ]
 
     /// Members every declared type may have besides its properties and cases.
@@ -59,6 +59,8 @@ enum GeneratedFileShape {
             if composite.isTwoPhase {
                 names.insert("func decodeFields")
                 allowed.formUnion(twoPhaseVocabulary)
+                if case .list = composite.origin { names.insert("var archiveBackEdges") }
+                if composite.properties.contains(where: \.isBackEdge) { names.insert("var archiveBackEdges") }
             }
             for property in composite.properties {
                 names.insert("var " + property.name.name)

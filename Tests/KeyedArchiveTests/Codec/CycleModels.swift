@@ -22,6 +22,8 @@ final class CycleNode: ArchiveReferenceCodable, ArchivedClass {
 
     enum CodingKeys: String, CodingKey { case name, children, parent }
 
+    static var archiveBackEdges: [any CodingKey] { [CodingKeys.parent] }
+
     func decodeFields(from decoder: any Decoder) throws {
         fills += 1
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -41,6 +43,9 @@ final class CyclePeer: ArchiveReferenceCodable, ArchivedClass {
     init(_ name: String) { self.name = name }
 
     enum CodingKeys: String, CodingKey { case name, delegate }
+
+    /// Strong: the tests break the cycle themselves.
+    static var archiveBackEdges: [any CodingKey] { [CodingKeys.delegate] }
 
     func decodeFields(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -74,6 +79,8 @@ class CycleShape: ArchiveReferenceCodable {
     }
 
     enum CodingKeys: String, CodingKey { case label, owner, parts }
+
+    class var archiveBackEdges: [any CodingKey] { [CodingKeys.owner] }
 
     func decodeFields(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -127,6 +134,9 @@ final class CycleList: ArchiveReferenceCodable {
     var items: [CycleList] = []
 
     init() {}
+
+    /// Strong elements: the tests break the cycle themselves.
+    static var archiveBackEdges: [any CodingKey] { [ArchiveBackEdge.elements] }
 
     func decodeFields(from decoder: any Decoder) throws {
         var container = try decoder.unkeyedContainer()

@@ -11,6 +11,7 @@ private final class ReadmeNode: ArchiveReferenceCodable {
     weak var parent: ReadmeNode?
     init() {}
     enum CodingKeys: String, CodingKey { case name, children, parent }
+    static var archiveBackEdges: [any CodingKey] { [CodingKeys.parent] }
     func decodeFields(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)

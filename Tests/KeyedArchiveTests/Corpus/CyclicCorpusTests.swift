@@ -14,6 +14,9 @@ private final class AnyGraphObject: ArchiveReferenceDecodable, ArchiveKeyValuePa
     var fields: [String: AnyGraphValue] = [:]
     var elements: [AnyGraphValue] = []
 
+    /// A generic graph of strong references: the test breaks its cycles by hand.
+    static var archiveBackEdges: [any CodingKey] { [ArchiveBackEdge.everyKey] }
+
     init() {}
 
     func decodeFields(from decoder: any Decoder) throws {

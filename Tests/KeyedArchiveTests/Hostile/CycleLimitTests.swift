@@ -8,6 +8,8 @@ import Testing
 /// A class whose struct field may lead back to it.
 private final class BoxOwner: ArchiveReferenceCodable {
     var box: OwnedBox?
+    /// Strong (the test breaks the cycle): the key of the struct that holds the back reference.
+    static var archiveBackEdges: [any CodingKey] { [CodingKeys.box] }
     init() {}
     func decodeFields(from decoder: any Decoder) throws {
         box = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(OwnedBox.self, forKey: .box)
@@ -21,6 +23,7 @@ private struct OwnedBox: Codable {
 /// Two two-phase types behind one object's fields.
 private final class Mixed: ArchiveReferenceCodable {
     var peer: CyclePeer?
+    static var archiveBackEdges: [any CodingKey] { [CodingKeys.peer] }
     init() {}
     func decodeFields(from decoder: any Decoder) throws {
         peer = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(CyclePeer.self, forKey: .peer)
@@ -55,6 +58,8 @@ private final class Linked: ArchiveReferenceDecodable {
     var shadow: Shadow?
     init() {}
     enum CodingKeys: String, CodingKey { case name, links, shadow }
+    /// Strong (the tests break the cycles): links wrapped in an enum read in place.
+    static var archiveBackEdges: [any CodingKey] { [CodingKeys.links] }
     func decodeFields(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         name = try container.decode(String.self, forKey: .name)
@@ -112,6 +117,7 @@ struct CycleLimitTests {
             classEntry("BoxOwner"), classEntry("OwnedBox"),
         ]
         let owner = try ArchiveDecoder().decode(BoxOwner.self, from: archive(objects))
+        defer { owner.box = nil }
         #expect(owner.box?.owner === owner)
         let fromStruct = message(decoding: OwnedBox.self, archive(objects, top: dict(["root": uid(2)])))
         #expect(fromStruct?.contains("reference cycle: object 2 contains itself") == true)
@@ -168,17 +174,17 @@ struct CycleLimitTests {
 
     @Test("Every object is filled once, however often and from wherever it is referenced")
     func filledOnce() throws {
-        // Node 1 lists node 2 twice and itself; node 2's parent is node 1.
+        // Node 1 lists node 2 twice; node 2's parent is node 1 (a node listing itself is
+        // refused: CycleLeakTests).
         let data = archive([
             dict(["$class": uid(4), "name": .string("one"), "children": uid(3)]),
             dict(["$class": uid(4), "name": .string("two"), "parent": uid(1)]),
-            dict(["$class": uid(5), "NS.objects": .array([uid(2), uid(2), uid(1)])]),
+            dict(["$class": uid(5), "NS.objects": .array([uid(2), uid(2)])]),
             classEntry("Node"), classEntry("NSArray"),
         ])
         let one = try ArchiveDecoder().decode(CycleNode.self, from: data)
-        defer { one.children = [] }
         #expect(one.fills == 1 && one.children[0].fills == 1)
-        #expect(one.children[0] === one.children[1] && one.children[2] === one)
+        #expect(one.children[0] === one.children[1])
         #expect(one.children[0].parent === one)
     }
 

@@ -61,15 +61,16 @@ extension _ArchiveDecoder {
         return .archive(.valueNotFound(type), text.string, codingPath: codingPath(of: path), key: path.lastKeyName)
     }
 
-    /// "Message (at object 5, path 'name')".
+    /// "Message (at object 5, path 'name')". The underlying error's key is `key`, or
+    /// the path's last key.
     @inline(never)
-    func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String) -> DecodingError {
+    func corrupted(at path: CodingPathNode, slot: ArchiveSlot, _ message: String, key: String? = nil) -> DecodingError {
         var text = ErrorText(sentence(message))
         text.add(" (at ")
         addPlace(slot, path, to: &text)
         text.add(")")
         return .archive(.dataCorrupted, text.string, codingPath: codingPath(of: path),
-                        objectIndex: Self.objectIndex(slot), key: path.lastKeyName)
+                        objectIndex: Self.objectIndex(slot), key: key ?? path.lastKeyName)
     }
 
     /// The `$objects` index an error names for `slot`; nil for a value inline in `$top`.

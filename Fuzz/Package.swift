@@ -20,7 +20,8 @@ let package = Package(
         // KeyedArchiveCodegen target name is taken): Sources/FuzzSwiftCodegen/Codegen links to
         // ../../Sources/KeyedArchiveCodegen, the checker files to the tests', and ArchiveText.swift
         // to the library's escaping helper, which the generator uses and which is `package` there
-        // (not visible from this package).
+        // (not visible from this package); AppKitInterpretations.swift stands in for the
+        // library's `package` type of that name through the public appKitValue(of:).
         .executableTarget(name: "FuzzSwiftCodegen", dependencies: [keyedArchive], path: "Sources/FuzzSwiftCodegen"),
     ],
     swiftLanguageModes: [.v6]

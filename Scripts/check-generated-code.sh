@@ -26,8 +26,6 @@ START=$(date +%s)
 # (a stale entry is reported), so this list stays true.
 # (Archives with cycles decode: the generator writes two-phase classes for them.)
 EXPECTED_FAILURES=(
-  "apps/interface-builder/Journler-CalendarControl.nib|the generated Root reaches a view through its weak NSNextResponder before its owner's NSSubviews, which then lists the view still being decoded: refused by the back-edge rule (issue 53, point 3; the generator does not yet order reads from the owning side)"
-  "apps/interface-builder/nv-MainMenu.nib|the generated Root reaches a window's content view through a weak NSNextResponder before the window's NSContentView: refused by the back-edge rule (issue 53, point 3; the generator does not yet order reads from the owning side)"
 )
 
 echo "== building keyedarchive"

@@ -9,6 +9,10 @@ package struct ArchiveSchema {
     var classes: [String: ClassSchema]
     /// The archive, for what the types alone cannot tell (which back edges may be `weak`).
     let view: KeyedArchiveView
+    /// The objects that become instances of generated classes, by index.
+    let generatedObjects: Set<Int>
+    /// The Foundation collections that contain themselves (instances of list classes), by index.
+    let listObjects: Set<Int>
 
     /// The `$top` entry the generated `Root` decodes: `root`, or the only entry; nil when
     /// `Root` is a struct of every entry.
@@ -33,9 +37,6 @@ package struct ClassSchema {
     /// Whether an instance is reached again while its own fields are being read: the type
     /// and every type on a cycle with it must decode in two phases (`ArchiveReferenceCodable`).
     var closesCycle = false
-    /// The keys under which an instance refers to an object whose fields are still being
-    /// read (an ancestor, or itself), as the walk met them: back edges to declare.
-    var closingKeys: Set<String> = []
     /// A Foundation collection (`NSArray`, `NSSet`…) that contains itself: a two-phase
     /// class over its elements, whose merged type is the field ``listItemsKey``. (A hostile
     /// archive may also name a class of its own like this; its objects then fail to decode.)

@@ -21,9 +21,10 @@ package struct SchemaInference {
     /// Foundation collections met again while their elements are worked out (a list that
     /// contains itself), with the name of the list class they become.
     private var selfContaining: [Int: String] = [:]
-    /// The generated-class objects whose fields are being walked, innermost last: the ids
-    /// of their class name and of the key being walked (-1 before the first).
-    private var frames: [(classID: Int, keyID: Int)] = []
+    /// The objects that become generated-class instances, and the collections that contain
+    /// themselves (list classes), by index: what ``DecodeOrderWalk`` fills in two phases.
+    private var generatedObjects: Set<Int> = []
+    private var listObjects: Set<Int> = []
     /// What merging types cost (parts of types added): linear in the archive. Its names
     /// give every class name and key an id, so a long one is hashed once.
     let work = TypeMerger.Work()
@@ -62,7 +63,7 @@ package struct SchemaInference {
             }
             schemas[work.names[nameID]] = schema
         }
-        return ArchiveSchema(top: top, classes: schemas, view: view)
+        return ArchiveSchema(top: top, classes: schemas, view: view, generatedObjects: generatedObjects, listObjects: listObjects)
     }
 
     private mutating func type(of value: ArchivedValue, depth: Int) throws(CodegenError) -> InferredType {
@@ -129,7 +130,6 @@ package struct SchemaInference {
                 let id = work.names.id(name)
                 classes[id]?.schema.needsIdentity = true
                 classes[id]?.schema.closesCycle = true
-                noteClosingKey()
                 return .object(name)
             }
             switch view.foundationValue(of: object) {
@@ -149,8 +149,12 @@ package struct SchemaInference {
             result = try type(of: plain, depth: depth + 1)
         } else {
             result = try classify(object, depth: depth)
+            if case .object = result { generatedObjects.insert(index) }
         }
-        if let name = selfContaining.removeValue(forKey: index) { result = list(name, items: result) }
+        if let name = selfContaining.removeValue(forKey: index) {
+            result = list(name, items: result)
+            listObjects.insert(index)
+        }
         memo[index] = result
         return result
     }
@@ -184,11 +188,8 @@ package struct SchemaInference {
         }
         let nameID = work.names.id(className)
         classes[nameID, default: GatheredClass(schema: ClassSchema(name: className, chain: object.classes))].schema.instanceCount += 1
-        frames.append((nameID, -1))
-        defer { frames.removeLast() }
         for field in object.fields {
             let keyID = work.names.id(field.key)
-            frames[frames.count - 1].keyID = keyID
             let fieldType = try type(of: field.value, depth: depth + 1)
             // Updated in place, after the walk above (which may have added to this
             // class's schema). The type is merged once all instances are seen (`infer()`).
@@ -197,14 +198,6 @@ package struct SchemaInference {
                 type: .unknown, presentCount: 0, merger: TypeMerger(work: work))].record(fieldType)
         }
         return .object(className)
-    }
-
-    /// Notes that the innermost generated-class object being walked refers, under the key
-    /// being walked, to an object whose fields are being walked: a back edge the generated
-    /// class declares (`archiveBackEdges`), as the decoder accepts no other.
-    private mutating func noteClosingKey() {
-        guard let frame = frames.last, frame.keyID >= 0 else { return }
-        classes[frame.classID]?.schema.closingKeys.insert(work.names[frame.keyID])
     }
 
     /// The list class `name` for a collection that contains itself, whose elements have

@@ -88,19 +88,38 @@ extension SwiftDeclarations {
     }
 
     /// The properties of two-phase classes that the generated `archiveBackEdges` lists:
-    /// every `weak` one, and each strong one through which the archive refers to an object
-    /// still being decoded (``ClassSchema/closingKeys``: two objects that are each other's
-    /// friend), whose cycle the user breaks. The decoder accepts a reference to an object
-    /// still being decoded through no other key.
+    /// every `weak` one, and each strong one through which the archive, decoded in the
+    /// generated code's order (``DecodeOrderWalk``), refers to an object still being
+    /// decoded (two objects that are each other's friend), whose cycle the user breaks. The
+    /// decoder accepts a reference to an object still being decoded through no other key.
     mutating func decideBackEdges() {
+        guard composites.contains(where: \.isTwoPhase) else { return }
+        var order: [String: [String]] = [:]
+        for composite in composites {
+            guard case .archivedClass(let className, _, _) = composite.origin else { continue }
+            order[className] = composite.properties.map(\.key)
+        }
+        var walk = DecodeOrderWalk(schema: schema, order: order)
+        walk.walk(rootsInDecodeOrder())
         for index in composites.indices where composites[index].isTwoPhase {
             guard case .archivedClass(let className, _, _) = composites[index].origin else { continue }
-            let closing = schema.classes[className]?.closingKeys ?? []
             for slot in composites[index].properties.indices {
                 let property = composites[index].properties[slot]
-                composites[index].properties[slot].isBackEdge = property.isWeak || closing.contains(property.key)
+                composites[index].properties[slot].isBackEdge = property.isWeak
+                    || walk.closing.contains(DecodeOrderWalk.Edge(className: className, key: property.key))
             }
         }
+    }
+
+    /// The `$top` values the generated `Root` decodes, in the order it decodes them.
+    private func rootsInDecodeOrder() -> [ArchivedValue] {
+        let top = schema.view.topLevel
+        if let entry = schema.rootEntry { return top.filter { $0.key == entry.key }.map(\.value) }
+        guard let root = composites.first(where: { $0.name == rootName }),
+              case .topLevel(let storedKeys) = root.origin else { return top.map(\.value) }
+        var values: [String: ArchivedValue] = [:]
+        for entry in top { values[entry.key] = values[entry.key] ?? entry.value }
+        return root.properties.compactMap { values[storedKeys[$0.key] ?? $0.key] }
     }
 
     /// The declared types in `type`, through collections and optionals.

@@ -57,6 +57,35 @@ struct CodegenCyclesTests {
         #expect(!code.contains("weak var"))
     }
 
+    @Test("back edges are found in the generated decode order: a subview reached before its owner through `NSNextResponder`")
+    func backEdgesInDecodeOrder() throws {
+        // Panel { rootView: owner, activeView: child }, the owner's NSSubviews [child], the
+        // child's NSNextResponder the owner. Archive order walks owner → child → owner (only
+        // NSNextResponder closes the cycle); the generated code reads `activeView` first, so
+        // child → owner → NSSubviews → child, still being filled.
+        var builder = CodegenArchiveBuilder()
+        let view = builder.classEntry("View")
+        let panel = builder.classEntry("Panel")
+        let entry = CodegenArchiveBuilder.entry
+        let owner = PropertyListValue.uid(4), child = PropertyListValue.uid(5)
+        _ = builder.add(.dictionary([entry("$class", panel), entry("rootView", owner), entry("activeView", child)]))
+        _ = builder.add(.dictionary([entry("$class", view), entry("NSSubviews", .uid(6))]))
+        _ = builder.add(.dictionary([entry("$class", view), entry("NSNextResponder", owner)]))
+        _ = builder.add(.dictionary([entry("$class", .uid(7)), entry("NS.objects", .array([child]))]))
+        _ = builder.classEntry("NSArray")
+        let data = builder.data(top: [entry("root", .uid(3))])
+        let result = try CLI.run(["swift", try CLI.temporaryFile(data, name: "responders.archive")])
+        #expect(result.status == 0, "stderr: \(result.stderr)")
+        #expect(result.stdout.contains("    weak var nsNextResponder: View?\n"))
+        #expect(result.stdout.contains("    /// Strong (`nsSubviews`): break such cycles (set them to nil) when you are done with the graph.\n"))
+        #expect(result.stdout.contains("    static var archiveBackEdges: [any CodingKey] { [CodingKeys.nsNextResponder, CodingKeys.nsSubviews] }\n"))
+        // The same shape written by Foundation (decoded by its generated code in
+        // Scripts/check-generated-code.sh): whatever order Foundation stores the keys in.
+        let code = try generate("foundation-responders.archive")
+        #expect(code.contains("    weak var nextResponder: CodegenView?\n"))
+        #expect(code.contains("    static var archiveBackEdges: [any CodingKey] { [CodingKeys.nextResponder, CodingKeys.subviews] }\n"))
+    }
+
     @Test("types the archive never cycles through are unchanged: a chain of one type, shared objects")
     func acyclicUnchanged() throws {
         for name in ["foundation-chain.archive", "foundation-shared.archive", "foundation-shapes.archive", "foundation-record.archive"] {

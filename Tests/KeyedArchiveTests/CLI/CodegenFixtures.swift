@@ -152,6 +152,46 @@ final class CodegenMenuItem: NSObject, NSCoding {
     required init?(coder: NSCoder) { nil }
 }
 
+/// A view whose `subviews` list views that point back to it (`nextResponder`), as AppKit's
+/// `NSSubviews` and `NSNextResponder`.
+final class CodegenView: NSObject, NSCoding {
+    let subviews: [CodegenView]
+    weak var nextResponder: CodegenView?
+
+    init(subviews: [CodegenView] = []) {
+        self.subviews = subviews
+        super.init()
+        for view in subviews { view.nextResponder = self }
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(subviews as NSArray, forKey: "subviews")
+        coder.encode(nextResponder, forKey: "nextResponder")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
+/// A panel that names a subview (`activeView`) beside the view that owns it (`rootView`):
+/// decoded by name, the subview is reached first, then its owner through `nextResponder`,
+/// whose `subviews` list the subview still being decoded.
+final class CodegenPanel: NSObject, NSCoding {
+    let rootView: CodegenView
+    let activeView: CodegenView
+
+    init(rootView: CodegenView, activeView: CodegenView) {
+        self.rootView = rootView
+        self.activeView = activeView
+    }
+
+    func encode(with coder: NSCoder) {
+        coder.encode(rootView, forKey: "rootView")
+        coder.encode(activeView, forKey: "activeView")
+    }
+
+    required init?(coder: NSCoder) { nil }
+}
+
 enum CodegenFixtures {
     /// The archives, by file name.
     static func all() throws -> [(name: String, data: Data)] {
@@ -167,6 +207,7 @@ enum CodegenFixtures {
             ("foundation-tree.archive", try archive(tree())),
             ("foundation-tree-from-leaf.archive", try treeFromLeaf()),
             ("foundation-menus.archive", try menus()),
+            ("foundation-responders.archive", try responders()),
         ]
     }
 
@@ -208,6 +249,12 @@ enum CodegenFixtures {
         _ = CodegenMenuItem(title: "About", in: main)
         _ = CodegenMenuItem(title: "Edit", in: main, submenu: submenu)
         return try archive(NSArray(array: [main, submenu]))
+    }
+
+    /// A panel whose `activeView` is a subview of its `rootView`.
+    static func responders() throws -> Data {
+        let active = CodegenView()
+        return try archive(CodegenPanel(rootView: CodegenView(subviews: [active, CodegenView()]), activeView: active))
     }
 
     /// Ada and Grace are each other's friend.

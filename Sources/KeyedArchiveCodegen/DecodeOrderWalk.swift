@@ -13,10 +13,7 @@ import KeyedArchive
 /// filled once and each reference followed once: linear in the archive.
 struct DecodeOrderWalk {
     /// A back edge: a property of an archived class, by `$classname` and key.
-    struct Edge: Hashable {
-        let className: String
-        let key: String
-    }
+    typealias Edge = WeakEdgeProof.Edge
 
     let view: KeyedArchiveView
     /// The generated-class and list objects, by index (``ArchiveSchema``).

@@ -161,13 +161,8 @@ package final class InputFile {
         }
         filled = head.count
         while filled < count {
-            let n = read(descriptor, buffer + filled, count - filled)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                free(buffer)
-                throw FileReadError(path: path, step: "read", code: code)
-            }
+            let n: Int
+            do { n = try readSome(into: buffer + filled, count: count - filled) } catch { free(buffer); throw error }
             if n == 0 {
                 free(buffer)
                 throw shrank()
@@ -192,7 +187,7 @@ package final class InputFile {
             if filled == capacity {
                 guard capacity <= limit else {
                     free(buffer)
-                    throw FileReadError(path: path, step: "read", code: EFBIG, detail: "it holds more than the limit of \(limit) bytes")
+                    throw overLimit(limit)
                 }
                 // One byte past the limit is room enough to tell a file of exactly `limit` bytes.
                 let grown = capacity > limit / 2 ? limit &+ 1 : capacity &* 2
@@ -203,25 +198,34 @@ package final class InputFile {
                 buffer = larger
                 capacity = grown
             }
-            let n = read(descriptor, buffer + filled, capacity - filled)
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                free(buffer)
-                throw FileReadError(path: path, step: "read", code: code)
-            }
+            let n: Int
+            do { n = try readSome(into: buffer + filled, count: capacity - filled) } catch { free(buffer); throw error }
             if n == 0 { reachedEnd = true }
             filled += n
         }
         guard filled <= limit else {
             free(buffer)
-            throw FileReadError(path: path, step: "read", code: EFBIG, detail: "it holds more than the limit of \(limit) bytes")
+            throw overLimit(limit)
         }
         guard filled > 0 else {
             free(buffer)
             return Data()
         }
         return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
+    }
+
+    /// One `read` of at most `count` bytes into `buffer` (retried when a signal interrupts
+    /// it): the bytes read, 0 at the end, or the failure's `errno`.
+    private func readSome(into buffer: UnsafeMutableRawPointer, count: Int) throws(FileReadError) -> Int {
+        while true {
+            let n = read(descriptor, buffer, count)
+            if n >= 0 { return n }
+            guard errno == EINTR else { throw FileReadError(path: path, step: "read", code: errno) }
+        }
+    }
+
+    private func overLimit(_ limit: Int) -> FileReadError {
+        FileReadError(path: path, step: "read", code: EFBIG, detail: "it holds more than the limit of \(limit) bytes")
     }
 
     /// `count` bytes from `malloc`, or `ENOMEM`.

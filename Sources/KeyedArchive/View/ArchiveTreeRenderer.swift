@@ -75,12 +75,18 @@ extension KeyedArchiveView {
     public func render(options: RenderOptions) -> String {
         var text = ""
         do {
-            try render(options: options, to: &text)
+            try render(key: nil, options: options, reservingOutput: Self.stopLineReserve, to: &text)
         } catch {
-            text += "… stopped: \(error.message)\n"
+            // Within the room kept for it, so that the whole text stays within the output limit.
+            let line = "… stopped: \(error.message)"
+            text += String(decoding: line.utf8.prefix(Self.stopLineReserve - 4), as: UTF8.self) + "\n"
         }
         return text
     }
+
+    /// The output bytes ``render(options:)`` keeps, within the output limit, for its last
+    /// line saying why the walk stopped.
+    static let stopLineReserve = 1024
 
     /// Writes the tree (see ``render(options:)``) to `target`, for every top-level key,
     /// or only for `key`.
@@ -97,6 +103,14 @@ extension KeyedArchiveView {
     public func render<Target: TextOutputStream>(
         key: String? = nil, options: RenderOptions, to target: inout Target
     ) throws(KeyedArchiveError) -> RenderReport {
+        try render(key: key, options: options, reservingOutput: 0, to: &target)
+    }
+
+    /// ``render(key:options:to:)`` with `reservingOutput` bytes of the output limit kept back.
+    @discardableResult
+    func render<Target: TextOutputStream>(
+        key: String?, options: RenderOptions, reservingOutput reserve: Int, to target: inout Target
+    ) throws(KeyedArchiveError) -> RenderReport {
         var entries = topLevel.map { (label: ArchiveText.escaped($0.key), value: $0.value) }
         if let key {
             guard let value = value(forKey: key) else {
@@ -104,7 +118,7 @@ extension KeyedArchiveView {
             }
             entries = [(ArchiveText.escaped(key), value)]
         }
-        var renderer = ArchiveTreeRenderer(view: self, options: options)
+        var renderer = ArchiveTreeRenderer(view: self, options: options, reservingOutput: reserve)
         try renderer.render(entries, to: &target)
         return RenderReport(unexpandedPropertyLists: renderer.nested?.skipped ?? 0)
     }
@@ -135,10 +149,11 @@ struct ArchiveTreeRenderer {
     }
     private var tasks: [Task] = []
 
-    init(view: KeyedArchiveView, options: KeyedArchiveView.RenderOptions) {
+    init(view: KeyedArchiveView, options: KeyedArchiveView.RenderOptions, reservingOutput reserve: Int) {
         self.view = view
         self.options = options
         budget = ArchiveWorkBudget(limits: view.limits, inputSize: view.inputSize)
+        _ = budget.chargeOutput(min(max(0, reserve), budget.outputLimit))
         if options.expandsNestedPropertyLists { nested = NestedPropertyLists(inputSize: view.inputSize, limits: view.limits) }
     }
 

@@ -51,6 +51,8 @@ struct AmplificationTests {
         let stopped = text.range(of: "… stopped: ")
         let body = stopped.map { text[..<$0.lowerBound] } ?? text[...]
         #expect(body.utf8.count <= limit, "\(family) at \(size): \(body.utf8.count) bytes written, limit \(limit)")
+        // The line saying why it stopped fits within the limit too (room is kept for it).
+        #expect(text.utf8.count <= limit, "\(family) at \(size): \(text.utf8.count) bytes with the stop line, limit \(limit)")
         let reason = Self.colorFamilies.contains(family) ? "ArchiveDecoder.Limits.maxObjectVisits" : "ArchiveDecoder.Limits.maxOutputBytes"
         if let stopped { #expect(text[stopped.upperBound...].contains(reason)) }
         // An ordered set's references and a data value's (its size and 16 bytes) print short; the

@@ -26,15 +26,18 @@ enum MaxFileSize {
         let (bytes, overflow) = count.multipliedReportingOverflow(by: scale)
         return overflow ? nil : bytes
     }
+
+    /// Why `text` is no `--max-file-size` (one message for one file and for folder runs).
+    static func refusal(_ text: String) -> String {
+        "--max-file-size needs a size in bytes (or with K, M or G: 512M), not '\(text)'"
+    }
 }
 
 extension ParsedArguments {
     /// The limit `--max-file-size` asks for, or ``MaxFileSize/default``.
     func maxFileSize() throws(ToolError) -> Int {
         guard let text = value("max-file-size") else { return MaxFileSize.default }
-        guard let bytes = MaxFileSize.parse(text) else {
-            throw ToolError("--max-file-size needs a size in bytes (or with K, M or G: 512M), not '\(text)'")
-        }
+        guard let bytes = MaxFileSize.parse(text) else { throw ToolError(MaxFileSize.refusal(text)) }
         return bytes
     }
 }

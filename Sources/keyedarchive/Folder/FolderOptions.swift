@@ -81,7 +81,7 @@ struct FolderOptions: Sendable {
         }
         if let text = arguments.value("max-file-size") {
             guard let bytes = MaxFileSize.parse(text) else {
-                throw UsageError(message: "--max-file-size needs a size in bytes (or with K, M or G: 512M), not '\(text)'", command: command)
+                throw UsageError(message: MaxFileSize.refusal(text), command: command)
             }
             maxFileSize = bytes
         } else {

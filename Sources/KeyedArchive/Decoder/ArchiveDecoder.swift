@@ -190,6 +190,21 @@ open class ArchiveDecoder: @unchecked Sendable {
         try data.withUnsafeBytes { bytes in try withSession(bytes, file: nil) { try decodeRoot(T.self, in: $0) } }
     }
 
+    /// ``decode(_:from:)``'s outcome, and the units of work it spent whether it gave a value
+    /// or threw, so that a caller can charge a failed decode too.
+    func decodeSpendingWork<T: Decodable>(_ type: T.Type, from data: Data) -> (result: Result<T, any Error>, spent: Int) {
+        var spent = 0
+        let result = Result {
+            try data.withUnsafeBytes { bytes in
+                try withSession(bytes, file: nil) { session in
+                    defer { spent = session.decoder.state.budget.limit &- session.decoder.state.budget.remaining }
+                    return try decodeRoot(T.self, in: session)
+                }
+            }
+        }
+        return (result, spent)
+    }
+
     /// ``decode(_:from:)``, and the work it did (for tests of the accounting).
     func decodeReportingWork<T: Decodable>(_ type: T.Type, from data: Data) throws -> (value: T, work: ArchiveWorkBudget) {
         try data.withUnsafeBytes { bytes in

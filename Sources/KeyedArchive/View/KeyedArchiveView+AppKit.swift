@@ -160,20 +160,3 @@ extension KeyedArchiveView {
         ]).propertyListData(format: .binary)
     }
 }
-
-extension ArchiveDecoder {
-    /// ``decode(_:from:)``'s outcome, and the units of work it spent whether it gave a value
-    /// or threw, so that a caller can charge a failed decode too.
-    func decodeSpendingWork<T: Decodable>(_ type: T.Type, from data: Data) -> (result: Result<T, any Error>, spent: Int) {
-        var spent = 0
-        let result = Result {
-            try data.withUnsafeBytes { bytes in
-                try withSession(bytes, file: nil) { session in
-                    defer { spent = session.decoder.state.budget.limit &- session.decoder.state.budget.remaining }
-                    return try decodeRoot(T.self, in: session)
-                }
-            }
-        }
-        return (result, spent)
-    }
-}
